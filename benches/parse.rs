@@ -1,0 +1,50 @@
+//! Parse throughput of the terminal core, per payload, in bytes per second.
+//!
+//! 160×50 grid, 10,000 lines of scrollback, fed in 64 KiB `advance` calls under the same
+//! `FairMutex` the parser thread takes: what the parser thread does, minus the ring.
+
+use alacritty_terminal::event::VoidListener;
+use alacritty_terminal::grid::Dimensions;
+use alacritty_terminal::sync::FairMutex;
+use alacritty_terminal::term::{Config, Term};
+use alacritty_terminal::vte::ansi::{Processor, StdSyncHandler};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use sluice_benches::{PAYLOADS, payload};
+
+struct Size;
+
+impl Dimensions for Size {
+    fn total_lines(&self) -> usize {
+        50
+    }
+    fn screen_lines(&self) -> usize {
+        50
+    }
+    fn columns(&self) -> usize {
+        160
+    }
+}
+
+const PAYLOAD_BYTES: usize = 4 << 20;
+
+fn parse_throughput(c: &mut Criterion) {
+    let mut group = c.benchmark_group("parse");
+    group.sample_size(20);
+    for name in PAYLOADS {
+        let bytes = payload(name, PAYLOAD_BYTES).expect("known payload");
+        group.throughput(Throughput::Bytes(bytes.len() as u64));
+        let term = FairMutex::new(Term::new(Config::default(), &Size, VoidListener));
+        let mut processor: Processor<StdSyncHandler> = Processor::new();
+        group.bench_function(*name, |b| {
+            b.iter(|| {
+                for slice in bytes.chunks(sluice_term::MAX_LOCK_SLICE) {
+                    processor.advance(&mut *term.lock(), slice);
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, parse_throughput);
+criterion_main!(benches);

@@ -1,0 +1,66 @@
+//! Counters the reader keeps, readable from any thread without locking.
+
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::Duration;
+
+/// Live counters of one PTY session. Updated with relaxed atomics: a reader of these numbers
+/// may see them a moment late, never torn.
+#[derive(Debug, Default)]
+pub struct PtyStats {
+    bytes_read: AtomicU64,
+    reads: AtomicU64,
+    ring_fill: AtomicUsize,
+    ring_high_water: AtomicUsize,
+    full_ring_waits: AtomicU64,
+    full_ring_wait_ns: AtomicU64,
+}
+
+/// A copy of [`PtyStats`] at one moment.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PtyStatsSnapshot {
+    /// Bytes read from the PTY master.
+    pub bytes_read: u64,
+    /// Successful `read(2)` calls that returned data.
+    pub reads: u64,
+    /// Bytes in the ring after the most recent read.
+    pub ring_fill: usize,
+    /// The most bytes the ring has held at once.
+    pub ring_high_water: usize,
+    /// How many times the reader found the ring full and had to wait.
+    pub full_ring_waits: u64,
+    /// Total time the reader waited on a full ring: the only back-pressure Sluice applies.
+    pub full_ring_wait: Duration,
+}
+
+impl PtyStats {
+    pub(crate) fn record_read(&self, bytes: usize) {
+        self.bytes_read.fetch_add(bytes as u64, Ordering::Relaxed);
+        self.reads.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub(crate) fn record_fill(&self, fill: usize) {
+        self.ring_fill.store(fill, Ordering::Relaxed);
+        // A plain load first: the high-water mark rarely moves, and fetch_max always writes.
+        if fill > self.ring_high_water.load(Ordering::Relaxed) {
+            self.ring_high_water.fetch_max(fill, Ordering::Relaxed);
+        }
+    }
+
+    pub(crate) fn record_full_ring_wait(&self, waited: Duration) {
+        self.full_ring_waits.fetch_add(1, Ordering::Relaxed);
+        self.full_ring_wait_ns
+            .fetch_add(waited.as_nanos() as u64, Ordering::Relaxed);
+    }
+
+    /// Reads every counter.
+    pub fn snapshot(&self) -> PtyStatsSnapshot {
+        PtyStatsSnapshot {
+            bytes_read: self.bytes_read.load(Ordering::Relaxed),
+            reads: self.reads.load(Ordering::Relaxed),
+            ring_fill: self.ring_fill.load(Ordering::Relaxed),
+            ring_high_water: self.ring_high_water.load(Ordering::Relaxed),
+            full_ring_waits: self.full_ring_waits.load(Ordering::Relaxed),
+            full_ring_wait: Duration::from_nanos(self.full_ring_wait_ns.load(Ordering::Relaxed)),
+        }
+    }
+}

@@ -1,0 +1,217 @@
+//! The writer thread: everything Sluice sends to the child, in order.
+//!
+//! Keystrokes, pastes and the terminal's replies to the program all go through one channel
+//! to one thread, so they reach the child in the order they were produced. The master is
+//! non-blocking: when the child stops reading and the kernel's queue is full, the thread waits
+//! in `poll(2)`, where it can still be woken to cancel a paste or to shut down. Nothing else in
+//! Sluice ever waits for the child to read.
+
+use std::io;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use crossbeam_channel::{Receiver, Sender};
+
+use crate::fd::{WakePipe, flush_slave_input, wait_for};
+
+enum WriteOp {
+    Bytes(Vec<u8>),
+    Paste { bytes: Vec<u8>, generation: u64 },
+    Shutdown,
+}
+
+/// State shared by every [`PtyWriter`] handle and the thread.
+#[derive(Debug)]
+struct Shared {
+    wake: WakePipe,
+    /// Pastes queued with a generation below this are dropped.
+    paste_cancel_generation: AtomicU64,
+    shutdown: AtomicBool,
+    /// Bytes waiting in the channel or being written: how far behind the child's reading is.
+    queued: AtomicU64,
+}
+
+/// A handle for sending bytes to the child. Cheap to clone; never blocks.
+#[derive(Debug, Clone)]
+pub struct PtyWriter {
+    tx: Sender<WriteOp>,
+    shared: Arc<Shared>,
+}
+
+impl std::fmt::Debug for WriteOp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WriteOp::Bytes(b) => write!(f, "Bytes({})", b.len()),
+            WriteOp::Paste { bytes, generation } => {
+                write!(f, "Paste({}, {generation})", bytes.len())
+            }
+            WriteOp::Shutdown => write!(f, "Shutdown"),
+        }
+    }
+}
+
+impl PtyWriter {
+    /// Queues input (keystrokes, terminal replies). It is never dropped, only delayed behind
+    /// what is already queued.
+    pub fn write(&self, bytes: impl Into<Vec<u8>>) {
+        let bytes = bytes.into();
+        if bytes.is_empty() {
+            return;
+        }
+        self.shared
+            .queued
+            .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+        // The thread only hangs up at shutdown, when there is nobody left to write to.
+        let _ = self.tx.send(WriteOp::Bytes(bytes));
+    }
+
+    /// Queues a paste: like [`write`](Self::write), but [`cancel_pastes`](Self::cancel_pastes)
+    /// can abandon it part-way.
+    pub fn paste(&self, bytes: impl Into<Vec<u8>>) {
+        let bytes = bytes.into();
+        if bytes.is_empty() {
+            return;
+        }
+        let generation = self.shared.paste_cancel_generation.load(Ordering::Acquire);
+        self.shared
+            .queued
+            .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+        let _ = self.tx.send(WriteOp::Paste { bytes, generation });
+    }
+
+    /// Abandons every paste queued so far, including one part-written, and discards what the
+    /// child has not yet read of it, so that what is typed next (^C, say) gets through.
+    pub fn cancel_pastes(&self) {
+        self.shared
+            .paste_cancel_generation
+            .fetch_add(1, Ordering::AcqRel);
+        self.shared.wake.wake();
+    }
+
+    /// Bytes queued and not yet accepted by the kernel.
+    pub fn queued_bytes(&self) -> u64 {
+        self.shared.queued.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn shutdown(&self) {
+        self.shared.shutdown.store(true, Ordering::Release);
+        let _ = self.tx.send(WriteOp::Shutdown);
+        self.shared.wake.wake();
+    }
+}
+
+/// Creates the writer's handle and the loop its thread runs.
+pub(crate) fn writer(master: OwnedFd, tty: Option<PathBuf>) -> io::Result<(PtyWriter, WriterLoop)> {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let shared = Arc::new(Shared {
+        wake: WakePipe::new()?,
+        paste_cancel_generation: AtomicU64::new(0),
+        shutdown: AtomicBool::new(false),
+        queued: AtomicU64::new(0),
+    });
+    Ok((
+        PtyWriter {
+            tx,
+            shared: shared.clone(),
+        },
+        WriterLoop {
+            master,
+            tty,
+            rx,
+            shared,
+            child_gone: false,
+        },
+    ))
+}
+
+/// The writer thread's state.
+pub(crate) struct WriterLoop {
+    master: OwnedFd,
+    tty: Option<PathBuf>,
+    rx: Receiver<WriteOp>,
+    shared: Arc<Shared>,
+    /// The slave side is closed: further bytes have no reader and are discarded.
+    child_gone: bool,
+}
+
+/// How writing one buffer ended.
+enum Outcome {
+    Written,
+    Cancelled,
+    Shutdown,
+}
+
+impl WriterLoop {
+    pub(crate) fn run(mut self) {
+        while let Ok(op) = self.rx.recv() {
+            let (bytes, generation) = match op {
+                WriteOp::Shutdown => return,
+                WriteOp::Bytes(bytes) => (bytes, None),
+                WriteOp::Paste { bytes, generation } => (bytes, Some(generation)),
+            };
+            let outcome = self.write_all(&bytes, generation);
+            self.shared
+                .queued
+                .fetch_sub(bytes.len() as u64, Ordering::Relaxed);
+            match outcome {
+                Outcome::Written => {}
+                Outcome::Cancelled => self.discard_child_input(),
+                Outcome::Shutdown => return,
+            }
+        }
+    }
+
+    fn paste_cancelled(&self, generation: Option<u64>) -> bool {
+        generation.is_some_and(|g| g < self.shared.paste_cancel_generation.load(Ordering::Acquire))
+    }
+
+    fn write_all(&mut self, bytes: &[u8], generation: Option<u64>) -> Outcome {
+        let fd = self.master.as_raw_fd();
+        let mut written = 0;
+        while written < bytes.len() {
+            if self.shared.shutdown.load(Ordering::Acquire) {
+                return Outcome::Shutdown;
+            }
+            if self.paste_cancelled(generation) {
+                return Outcome::Cancelled;
+            }
+            if self.child_gone {
+                return Outcome::Written;
+            }
+            let rest = &bytes[written..];
+            // SAFETY: writes from a valid slice to a descriptor we hold.
+            let n = unsafe { libc::write(fd, rest.as_ptr().cast(), rest.len()) };
+            if n >= 0 {
+                written += n as usize;
+                continue;
+            }
+            let err = io::Error::last_os_error();
+            match err.kind() {
+                io::ErrorKind::WouldBlock => {
+                    // Woken or writable, the loop re-checks shutdown and cancellation first.
+                    if let Err(err) = wait_for(fd, libc::POLLOUT, &self.shared.wake, None) {
+                        tracing::error!(%err, "pty-writer: poll failed");
+                        self.child_gone = true;
+                    }
+                }
+                io::ErrorKind::Interrupted => {}
+                _ => {
+                    // EIO: the slave is closed. Nothing will ever read these bytes.
+                    tracing::debug!(%err, "pty-writer: child no longer reads; discarding input");
+                    self.child_gone = true;
+                }
+            }
+        }
+        Outcome::Written
+    }
+
+    fn discard_child_input(&self) {
+        if let Some(tty) = &self.tty
+            && let Err(err) = flush_slave_input(tty)
+        {
+            tracing::warn!(%err, "pty-writer: cannot flush the child's pending input");
+        }
+    }
+}

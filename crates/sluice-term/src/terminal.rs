@@ -1,0 +1,225 @@
+//! The terminal as the rest of Sluice sees it: a Term behind a fair lock, the parser thread
+//! that feeds it, and the calls a front end makes (snapshot, resize, scroll, dump).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::{self, JoinHandle};
+
+use alacritty_terminal::event::WindowSize;
+use alacritty_terminal::grid::{Dimensions, Scroll};
+use alacritty_terminal::sync::FairMutex;
+use alacritty_terminal::term::{Config, Osc52, Term};
+use crossbeam_channel::Receiver;
+use sluice_pty::{PtyWriter, RingConsumer, WinSize};
+
+use crate::dump::{self, DumpFormat};
+use crate::events::TermEvent;
+use crate::listener::{EventQueue, TermListener};
+use crate::palette::Palette;
+use crate::parser::{Parser, ParserStats, TermStatsSnapshot};
+use crate::snapshot::Snapshot;
+
+/// Called (from the parser thread) when there is something new: a frame to draw or an event.
+/// It must be quick and must not block: typically it posts a message to the UI's event loop.
+pub type Wake = Arc<dyn Fn() + Send + Sync>;
+
+/// How to set the terminal up.
+#[derive(Clone)]
+pub struct TerminalOptions {
+    pub size: WinSize,
+    /// Lines of history kept above the screen.
+    pub scrollback: usize,
+    pub palette: Palette,
+    /// Whether OSC 52 may read the clipboard. Off by default: a program could otherwise read
+    /// whatever the user last copied, passwords included.
+    pub osc52_read: bool,
+    /// Compute a digest of every byte parsed (see [`TermStatsSnapshot::digest`]). Off by
+    /// default: it is for tests that check that output arrived whole and in order.
+    pub digest: bool,
+    /// Test-only: limit the parser to this many bytes per second.
+    #[doc(hidden)]
+    pub debug_parse_rate: Option<u64>,
+}
+
+impl Default for TerminalOptions {
+    fn default() -> Self {
+        Self {
+            size: WinSize::cells(80, 24),
+            scrollback: 10_000,
+            palette: Palette::default(),
+            osc52_read: false,
+            digest: false,
+            debug_parse_rate: None,
+        }
+    }
+}
+
+struct GridSize(WinSize);
+
+impl Dimensions for GridSize {
+    fn total_lines(&self) -> usize {
+        self.0.rows as usize
+    }
+    fn screen_lines(&self) -> usize {
+        self.0.rows as usize
+    }
+    fn columns(&self) -> usize {
+        self.0.cols as usize
+    }
+}
+
+fn window_size(size: WinSize) -> WindowSize {
+    WindowSize {
+        num_lines: size.rows,
+        num_cols: size.cols,
+        cell_width: size.cell_width,
+        cell_height: size.cell_height,
+    }
+}
+
+/// A running terminal: its state and the thread that parses into it.
+pub struct Terminal {
+    term: Arc<FairMutex<Term<TermListener>>>,
+    palette: Arc<Palette>,
+    window_size: Arc<Mutex<WindowSize>>,
+    frame_pending: Arc<AtomicBool>,
+    stats: Arc<ParserStats>,
+    shutdown: Arc<AtomicBool>,
+    events: Receiver<TermEvent>,
+    writer: PtyWriter,
+    parser: Option<JoinHandle<()>>,
+    ring_waker: sluice_pty::ring::ConsumerWaker,
+}
+
+impl Terminal {
+    /// Creates the terminal and starts its parser thread on `ring`. Replies to the program go
+    /// to `writer`; `wake` is called whenever there is something new to show.
+    pub fn start(
+        ring: RingConsumer,
+        writer: PtyWriter,
+        options: TerminalOptions,
+        wake: Wake,
+    ) -> std::io::Result<Self> {
+        let config = Config {
+            scrolling_history: options.scrollback,
+            osc52: if options.osc52_read {
+                Osc52::CopyPaste
+            } else {
+                Osc52::OnlyCopy
+            },
+            ..Config::default()
+        };
+        let queue = EventQueue::default();
+        let term = Arc::new(FairMutex::new(Term::new(
+            config,
+            &GridSize(options.size),
+            queue.clone(),
+        )));
+        let palette = Arc::new(options.palette);
+        let window_size = Arc::new(Mutex::new(window_size(options.size)));
+        let frame_pending = Arc::new(AtomicBool::new(false));
+        let stats = Arc::new(ParserStats::default());
+        let shutdown = Arc::new(AtomicBool::new(false));
+        let (events_tx, events) = crossbeam_channel::unbounded();
+        let ring_waker = ring.waker();
+
+        let parser = Parser {
+            ring,
+            term: term.clone(),
+            queue,
+            writer: writer.clone(),
+            events: events_tx,
+            wake,
+            frame_pending: frame_pending.clone(),
+            palette: palette.clone(),
+            window_size: window_size.clone(),
+            stats: stats.clone(),
+            shutdown: shutdown.clone(),
+            digest: options.digest,
+            throttle: options.debug_parse_rate,
+        };
+        let parser = thread::Builder::new()
+            .name("parser".into())
+            .spawn(move || parser.run())?;
+
+        Ok(Self {
+            term,
+            palette,
+            window_size,
+            frame_pending,
+            stats,
+            shutdown,
+            events,
+            writer,
+            parser: Some(parser),
+            ring_waker,
+        })
+    }
+
+    /// Copies what changed since the last call into `snapshot`. Returns whether anything did.
+    ///
+    /// Clears the "frame pending" flag first, so output parsed during the copy wakes the UI
+    /// again rather than being missed.
+    pub fn update_snapshot(&self, snapshot: &mut Snapshot) -> bool {
+        self.frame_pending.store(false, Ordering::Release);
+        let mut term = self.term.lock();
+        snapshot.update_from(&mut term, &self.palette)
+    }
+
+    /// Events for the application (title, bell, clipboard), to drain after a wake-up.
+    pub fn events(&self) -> &Receiver<TermEvent> {
+        &self.events
+    }
+
+    /// A handle for sending input to the program.
+    pub fn writer(&self) -> &PtyWriter {
+        &self.writer
+    }
+
+    /// Resizes the grid (reflowing text). Call before resizing the PTY, so the program's
+    /// redraw after SIGWINCH lands in the new grid.
+    pub fn resize(&self, size: WinSize) {
+        *self.window_size.lock().unwrap_or_else(|p| p.into_inner()) = window_size(size);
+        self.term.lock().resize(GridSize(size));
+    }
+
+    /// Scrolls the view through history by `lines` (positive: back in time).
+    pub fn scroll_view(&self, lines: i32) {
+        self.term.lock().scroll_display(Scroll::Delta(lines));
+    }
+
+    /// The parser's counters.
+    pub fn stats(&self) -> TermStatsSnapshot {
+        self.stats.snapshot()
+    }
+
+    /// Renders the screen (and optionally the history) as text, ANSI or JSON.
+    pub fn dump(&self, format: DumpFormat, scrollback: bool) -> String {
+        dump::dump(&self.term.lock(), &self.palette, format, scrollback)
+    }
+
+    /// Runs `f` with the terminal locked. For tests and tools; keep it short.
+    pub fn with_term<R>(&self, f: impl FnOnce(&mut Term<TermListener>) -> R) -> R {
+        f(&mut self.term.lock())
+    }
+
+    /// Waits until the parser has parsed everything the ring will ever hold (the PTY reader
+    /// must have stopped), and any synchronized update has been flushed.
+    pub fn wait_parsed(&mut self) {
+        if let Some(parser) = self.parser.take()
+            && parser.join().is_err()
+        {
+            tracing::error!("parser thread panicked");
+        }
+    }
+}
+
+impl Drop for Terminal {
+    fn drop(&mut self) {
+        self.shutdown.store(true, Ordering::Release);
+        self.ring_waker.wake();
+        if let Some(parser) = self.parser.take() {
+            let _ = parser.join();
+        }
+    }
+}

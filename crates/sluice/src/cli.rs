@@ -1,0 +1,95 @@
+//! The command line.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use clap::Parser;
+use sluice_term::DumpFormat;
+
+/// Sluice: a GPU-accelerated terminal emulator that is never the slow reader.
+#[derive(Debug, Parser)]
+#[command(name = "sluice", version, about)]
+pub struct Cli {
+    /// Run without a window: run the command through the whole pipeline, then print its final
+    /// screen and exit with its exit status.
+    #[arg(long)]
+    pub headless: bool,
+
+    /// Terminal size in cells, COLSxROWS.
+    #[arg(long, value_name = "COLSxROWS", value_parser = parse_size, default_value = "80x24")]
+    pub size: (u16, u16),
+
+    /// What to print at the end of a headless run.
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "ansi", "json"])]
+    pub dump: String,
+
+    /// Include the scrollback history in the dump, above the screen.
+    #[arg(long)]
+    pub scrollback: bool,
+
+    /// Lines of scrollback history to keep.
+    #[arg(long, value_name = "LINES", default_value_t = 10_000)]
+    pub history: usize,
+
+    /// Start the command in this directory (default: the current one).
+    #[arg(long, value_name = "DIR")]
+    pub working_directory: Option<PathBuf>,
+
+    /// How far the reader may read ahead of the parser, in bytes. Past this the program
+    /// writing to the terminal is made to wait.
+    #[arg(long, value_name = "BYTES", default_value_t = sluice_pty::DEFAULT_READ_AHEAD)]
+    pub read_ahead: usize,
+
+    /// After a headless run, print the pipeline's counters (bytes read and parsed, ring
+    /// high-water mark, time the reader waited on a full ring) to stderr as JSON.
+    #[arg(long)]
+    pub stats: bool,
+
+    /// Compute an FNV-1a digest of every byte parsed and include it in --stats (for tests).
+    #[arg(long, hide = true)]
+    pub digest: bool,
+
+    /// Slow the parser to this many bytes per second (benchmarks of a parser that falls behind).
+    #[arg(long, hide = true, value_name = "BYTES_PER_SEC")]
+    pub debug_parse_rate: Option<u64>,
+
+    /// The program to run and its arguments (default: your shell).
+    #[arg(short = 'e', long = "command", value_name = "COMMAND", num_args = 1.., trailing_var_arg = true, allow_hyphen_values = true)]
+    pub command: Option<Vec<OsString>>,
+}
+
+impl Cli {
+    pub fn dump_format(&self) -> DumpFormat {
+        self.dump.parse().expect("clap only accepts known formats")
+    }
+}
+
+/// Parses `COLSxROWS`, e.g. `120x40`.
+fn parse_size(s: &str) -> Result<(u16, u16), String> {
+    let (cols, rows) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("{s:?} is not COLSxROWS (for example 120x40)"))?;
+    let parse = |v: &str, what: &str| -> Result<u16, String> {
+        match v.trim().parse::<u16>() {
+            Ok(0) => Err(format!("{what} must be at least 1")),
+            Ok(n) => Ok(n),
+            Err(_) => Err(format!("{what} {v:?} is not a number from 1 to 65535")),
+        }
+    };
+    Ok((parse(cols, "columns")?, parse(rows, "rows")?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("120x40"), Ok((120, 40)));
+        assert_eq!(parse_size("80X24"), Ok((80, 24)));
+        assert!(parse_size("0x10").is_err());
+        assert!(parse_size("80").is_err());
+        assert!(parse_size("80x-1").is_err());
+        assert!(parse_size("99999x10").is_err());
+    }
+}

@@ -1,0 +1,101 @@
+//! Headless mode: the whole pipeline, no window.
+//!
+//! Tests, CI and benchmarks use it to drive real programs through the real reader, ring,
+//! parser and terminal, then read the final screen from stdout.
+
+use std::io::Write;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use serde::Serialize;
+use sluice_pty::{Pty, PtyOptions, WinSize};
+use sluice_term::{Terminal, TerminalOptions};
+
+use crate::cli::Cli;
+
+/// How long to keep reading after the child exits while something it left behind (a
+/// background job) still holds the PTY open and writes nothing.
+const QUIET_AFTER_EXIT: Duration = Duration::from_millis(200);
+
+/// Runs the command to completion and prints its screen. Returns the child's exit status.
+pub fn run(cli: &Cli) -> anyhow::Result<i32> {
+    let started = Instant::now();
+    let size = WinSize::cells(cli.size.0, cli.size.1);
+    let options = PtyOptions {
+        command: cli.command.clone(),
+        working_directory: cli.working_directory.clone(),
+        size,
+        read_ahead: cli.read_ahead,
+        ..PtyOptions::default()
+    };
+    let (mut pty, ring) = Pty::spawn(&options)?;
+    let terminal_options = TerminalOptions {
+        size,
+        scrollback: cli.history,
+        digest: cli.digest,
+        debug_parse_rate: cli.debug_parse_rate,
+        ..TerminalOptions::default()
+    };
+    let mut terminal = Terminal::start(ring, pty.writer(), terminal_options, Arc::new(|| {}))
+        .context("cannot start the parser thread")?;
+
+    let status = pty
+        .wait_exit(None)
+        .context("lost track of the child process")?;
+    let exited = started.elapsed();
+    pty.drain_after_exit(QUIET_AFTER_EXIT);
+    terminal.wait_parsed();
+    let finished = started.elapsed();
+
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(terminal.dump(cli.dump_format(), cli.scrollback).as_bytes())?;
+    stdout.flush()?;
+    if cli.stats {
+        print_stats(&pty, &terminal, status.shell_code(), exited, finished)?;
+    }
+    Ok(status.shell_code())
+}
+
+#[derive(Serialize)]
+struct Stats {
+    exit_code: i32,
+    child_seconds: f64,
+    total_seconds: f64,
+    bytes_read: u64,
+    reads: u64,
+    bytes_parsed: u64,
+    ring_capacity_high_water: usize,
+    full_ring_waits: u64,
+    full_ring_wait_seconds: f64,
+    longest_lock_hold_us: f64,
+    parse_busy_seconds: f64,
+    digest: String,
+}
+
+fn print_stats(
+    pty: &Pty,
+    terminal: &Terminal,
+    exit_code: i32,
+    exited: Duration,
+    finished: Duration,
+) -> anyhow::Result<()> {
+    let reader = pty.stats().snapshot();
+    let parser = terminal.stats();
+    let stats = Stats {
+        exit_code,
+        child_seconds: exited.as_secs_f64(),
+        total_seconds: finished.as_secs_f64(),
+        bytes_read: reader.bytes_read,
+        reads: reader.reads,
+        bytes_parsed: parser.bytes_parsed,
+        ring_capacity_high_water: reader.ring_high_water,
+        full_ring_waits: reader.full_ring_waits,
+        full_ring_wait_seconds: reader.full_ring_wait.as_secs_f64(),
+        longest_lock_hold_us: parser.longest_lock_hold.as_secs_f64() * 1e6,
+        parse_busy_seconds: parser.busy.as_secs_f64(),
+        digest: format!("{:016x}", parser.digest),
+    };
+    eprintln!("{}", serde_json::to_string(&stats)?);
+    Ok(())
+}

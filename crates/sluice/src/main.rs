@@ -1,0 +1,51 @@
+//! `sluice`: the terminal emulator that is never the slow reader.
+
+mod cli;
+mod headless;
+
+use std::process::ExitCode;
+
+use clap::Parser as _;
+
+use crate::cli::Cli;
+
+/// Exit status when the program to run could not be started, as shells use.
+const EXIT_CANNOT_RUN: u8 = 127;
+/// Exit status for any other failure of Sluice itself.
+const EXIT_FAILURE: u8 = 1;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging();
+    let result = if cli.headless {
+        headless::run(&cli)
+    } else {
+        Err(anyhow::anyhow!(
+            "this build has no window front end yet; run with --headless (see `sluice --help`)"
+        ))
+    };
+    match result {
+        Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),
+        Err(err) => {
+            eprintln!("sluice: {err:#}");
+            let cannot_run = err
+                .downcast_ref::<sluice_pty::Error>()
+                .is_some_and(sluice_pty::Error::is_spawn_failure);
+            ExitCode::from(if cannot_run {
+                EXIT_CANNOT_RUN
+            } else {
+                EXIT_FAILURE
+            })
+        }
+    }
+}
+
+/// Logs go to stderr, filtered by `SLUICE_LOG` (e.g. `SLUICE_LOG=debug`), warnings by default.
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("SLUICE_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+}

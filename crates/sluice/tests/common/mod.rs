@@ -1,0 +1,56 @@
+//! Helpers for driving the real `sluice` binary in headless mode.
+
+#![allow(dead_code)]
+
+use std::process::{Command, Output};
+
+/// The outcome of one headless run.
+pub struct Run {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    /// The `--stats` line, parsed.
+    pub fn stats(&self) -> serde_json::Value {
+        let line = self
+            .stderr
+            .lines()
+            .rev()
+            .find(|l| l.starts_with('{'))
+            .expect("a --stats line on stderr");
+        serde_json::from_str(line).expect("--stats prints JSON")
+    }
+}
+
+fn finish(output: Output) -> Run {
+    let run = Run {
+        code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    };
+    assert!(
+        !run.stderr.contains("panicked"),
+        "sluice panicked:\n{}",
+        run.stderr
+    );
+    run
+}
+
+/// Runs `sluice --headless ARGS…`.
+pub fn sluice(args: &[&str]) -> Run {
+    let output = Command::new(env!("CARGO_BIN_EXE_sluice"))
+        .arg("--headless")
+        .args(args)
+        .output()
+        .expect("sluice runs");
+    finish(output)
+}
+
+/// Runs `sluice --headless OPTIONS -e sh -c SCRIPT`.
+pub fn sh(options: &[&str], script: &str) -> Run {
+    let mut args = options.to_vec();
+    args.extend(["-e", "sh", "-c", script]);
+    sluice(&args)
+}

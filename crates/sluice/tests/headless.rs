@@ -1,0 +1,281 @@
+//! The whole pipeline, headless: real programs on real PTYs through the reader, the ring, the
+//! parser thread and the terminal, checked by the screen `sluice --headless` prints.
+
+mod common;
+
+use common::{sh, sluice};
+
+#[test]
+fn text_dump_shows_printed_text_and_cursor_movement() {
+    let run = sh(
+        &["--size", "40x6"],
+        r"printf 'hello\nworld\033[2;3HXY\033[5;10Hlast'",
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(run.stdout, "hello\nwoXYd\n\n\n         last\n");
+}
+
+#[test]
+fn text_dump_handles_erase_and_carriage_return_redraws() {
+    // A progress bar redrawn in place, the way Metro does it.
+    let script = r"for i in 1 2 3; do printf '\r\033[2Kbuilding %s/3' $i; done; printf '\ndone'";
+    let run = sh(&["--size", "30x4"], script);
+    assert_eq!(run.stdout, "building 3/3\ndone\n");
+}
+
+#[test]
+fn ansi_dump_reproduces_colours_and_attributes() {
+    let script = r"printf '\033[1;31mred\033[0m \033[38;5;208mor\033[0m \033[48;2;1;2;3mtc\033[0m \033[4;3mu\033[0m'";
+    let run = sh(&["--size", "20x2", "--dump", "ansi"], script);
+    let first = run.stdout.lines().next().unwrap();
+    assert_eq!(
+        first,
+        "\x1b[0;1;31mred\x1b[0m \x1b[0;38;5;208mor\x1b[0m \x1b[0;48;2;1;2;3mtc\x1b[0m \x1b[0;3;4mu\x1b[0m"
+    );
+    assert_eq!(run.stdout.lines().count(), 2, "one line per row");
+}
+
+#[test]
+fn json_dump_has_resolved_colours_spans_and_cursor() {
+    let script = r"printf 'ab\033[31mcd\033[0m\033[7mE\033[0m\n\033[3Cx'";
+    let run = sh(&["--size", "10x3", "--dump", "json"], script);
+    let screen: serde_json::Value = serde_json::from_str(&run.stdout).expect("valid JSON");
+    assert_eq!(screen["cols"], 10);
+    assert_eq!(screen["rows"], 3);
+    assert_eq!(screen["cursor"]["row"], 1);
+    assert_eq!(screen["cursor"]["col"], 4);
+    assert_eq!(screen["cursor"]["visible"], true);
+    let line = &screen["lines"][0];
+    assert_eq!(line["text"], "abcdE");
+    let spans = line["spans"].as_array().unwrap();
+    assert_eq!(spans[0]["text"], "ab");
+    assert_eq!(spans[1]["col"], 2);
+    assert_eq!(spans[1]["text"], "cd");
+    assert_eq!(spans[1]["fg"], "#cc6666", "palette red");
+    assert_eq!(spans[2]["text"], "E");
+    assert_eq!(spans[2]["attrs"][0], "inverse");
+    assert_eq!(screen["lines"][1]["text"], "   x");
+}
+
+#[test]
+fn scrollback_is_dumped_above_the_screen_when_asked() {
+    let script = "i=1; while [ $i -le 30 ]; do echo line$i; i=$((i+1)); done; printf end";
+    let screen_only = sh(&["--size", "20x5"], script);
+    assert_eq!(screen_only.stdout, "line27\nline28\nline29\nline30\nend\n");
+    let with_history = sh(&["--size", "20x5", "--scrollback"], script);
+    let lines: Vec<&str> = with_history.stdout.lines().collect();
+    assert_eq!(lines.len(), 31);
+    assert_eq!(lines[0], "line1");
+    assert_eq!(lines[30], "end");
+}
+
+#[test]
+fn wide_and_combining_characters_keep_their_cells() {
+    let run = sh(
+        &["--size", "20x2", "--dump", "json"],
+        "printf '漢字|e\\314\\201|'",
+    );
+    let screen: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        screen["lines"][0]["text"], "漢字|e\u{301}|",
+        "the combining mark stays with its cell"
+    );
+    // Two wide characters take four cells; '|', 'é' (one cell with its mark) and '|' three.
+    assert_eq!(screen["cursor"]["col"], 7);
+    assert_eq!(
+        screen["lines"][0]["spans"][1]["col"], 4,
+        "the cell after the wide pair"
+    );
+}
+
+#[test]
+fn device_attributes_and_cursor_position_reports_reach_the_program() {
+    // The program asks for DA1 and DSR 6, reads the answers from its stdin, then prints them
+    // in hex so the dump shows exactly which bytes arrived.
+    let script = r#"stty raw -echo; printf '\033[3;7H\033[c\033[6n'; r=$(dd bs=1 count=11 2>/dev/null); stty sane; printf '\033[2J\033[H'; printf '%s' "$r" | od -An -tx1"#;
+    let run = sh(&["--size", "60x5"], script);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    // ESC [ ? 6 c   then   ESC [ 3 ; 7 R
+    assert_eq!(
+        run.stdout.split_whitespace().collect::<Vec<_>>().join(" "),
+        "1b 5b 3f 36 63 1b 5b 33 3b 37 52"
+    );
+}
+
+#[test]
+fn stty_sees_the_size_and_flow_control_off() {
+    let run = sh(
+        &["--size", "93x27"],
+        "stty size; stty -a | tr ' ' '\\n' | grep -x -- '-*ixon'",
+    );
+    assert_eq!(run.stdout, "27 93\n-ixon\n");
+}
+
+#[test]
+fn environment_identifies_sluice() {
+    let run = sh(
+        &[],
+        r#"printf '%s|%s|%s\n' "$TERM" "$COLORTERM" "$TERM_PROGRAM""#,
+    );
+    assert_eq!(run.stdout, "xterm-256color|truecolor|sluice\n");
+}
+
+#[test]
+fn working_directory_defaults_to_ours_and_can_be_set() {
+    let run = sh(&[], "pwd");
+    assert_eq!(
+        run.stdout.trim(),
+        std::env::current_dir().unwrap().to_str().unwrap()
+    );
+    let run = sh(&["--working-directory", "/usr"], "pwd");
+    assert_eq!(run.stdout, "/usr\n");
+}
+
+#[test]
+fn exit_status_is_the_childs() {
+    assert_eq!(sh(&[], "exit 0").code, Some(0));
+    assert_eq!(sh(&[], "exit 7").code, Some(7));
+    // Killed by SIGTERM: 128 + 15, as a shell reports it.
+    assert_eq!(sh(&[], "kill -TERM $$").code, Some(143));
+}
+
+#[test]
+fn output_written_just_before_exit_is_not_lost() {
+    let run = sh(&["--size", "20x3"], "printf 'bye'; exit 3");
+    assert_eq!(run.code, Some(3));
+    assert_eq!(run.stdout, "bye\n");
+}
+
+#[test]
+fn a_background_job_holding_the_pty_does_not_hang_the_run() {
+    let started = std::time::Instant::now();
+    let run = sh(&[], "sleep 30 & echo started");
+    assert_eq!(run.code, Some(0));
+    assert_eq!(run.stdout, "started\n");
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+}
+
+#[test]
+fn unknown_command_is_a_clear_error() {
+    let run = sluice(&["-e", "/nonexistent/program-sluice-test"]);
+    assert_eq!(run.code, Some(127));
+    assert!(
+        run.stderr.starts_with("sluice: cannot run"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.is_empty());
+}
+
+#[test]
+fn unusable_working_directory_is_a_clear_error() {
+    let run = sluice(&["--working-directory", "/nonexistent/dir", "-e", "true"]);
+    assert_eq!(run.code, Some(1));
+    assert!(
+        run.stderr
+            .contains("working directory \"/nonexistent/dir\" is not usable"),
+        "{}",
+        run.stderr
+    );
+    let run = sluice(&["--working-directory", "/etc/passwd", "-e", "true"]);
+    assert_eq!(run.code, Some(1));
+    assert!(run.stderr.contains("is not usable"), "{}", run.stderr);
+}
+
+#[test]
+fn bad_size_is_a_clear_error() {
+    for bad in ["0x10", "80", "axb", "70000x10"] {
+        let run = sluice(&["--size", bad, "-e", "true"]);
+        assert_eq!(run.code, Some(2), "--size {bad}");
+        assert!(run.stderr.contains("--size"), "{}", run.stderr);
+    }
+}
+
+#[test]
+fn random_bytes_and_invalid_utf8_never_panic() {
+    let dir = std::env::temp_dir().join(format!("sluice-random-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("hostile.bin");
+    std::fs::write(&file, hostile_bytes(4 << 20)).unwrap();
+    let path = file.to_str().unwrap();
+    for dump in ["text", "ansi", "json"] {
+        let run = sluice(&[
+            "--size", "100x30", "--dump", dump, "--stats", "-e", "cat", path,
+        ]);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        assert!(run.stats()["bytes_parsed"].as_u64().unwrap() >= 4 << 20);
+        if dump == "json" {
+            serde_json::from_str::<serde_json::Value>(&run.stdout).expect("still valid JSON");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Deterministic garbage, weighted towards the bytes that steer a terminal parser: ESC, CSI
+/// and OSC introducers, digits and separators, C0 and C1 controls and broken UTF-8.
+fn hostile_bytes(len: usize) -> Vec<u8> {
+    const STEERING: &[u8] =
+        b"\x1b\x1b\x1b[[];;?0123456789\x07\x9b\x9d\x90\x98\xc3\xe2\xf0\x80\xbf\r\n\x08\t";
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    (0..len)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            if state.is_multiple_of(3) {
+                STEERING[(state >> 8) as usize % STEERING.len()]
+            } else {
+                (state >> 24) as u8
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn a_quarter_gigabyte_arrives_whole_and_in_order() {
+    // 2,684,355 numbered 100-byte lines: 256 MiB. The PTY turns each \n into \r\n.
+    const LINES: u64 = 2_684_355;
+    let pad = "x".repeat(89);
+    let format = format!("%09.0f {pad}");
+    let run = sluice(&[
+        "--size",
+        "100x24",
+        "--stats",
+        "--digest",
+        "--scrollback",
+        "-e",
+        "seq",
+        "-f",
+        &format,
+        "1",
+        &LINES.to_string(),
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+
+    let mut expected_digest = sluice_term::fnv1a(0xcbf2_9ce4_8422_2325, &[]);
+    let mut line = String::with_capacity(128);
+    for i in 1..=LINES {
+        line.clear();
+        line.push_str(&format!("{i:09} {pad}\r\n"));
+        expected_digest = sluice_term::fnv1a(expected_digest, line.as_bytes());
+    }
+    let stats = run.stats();
+    assert_eq!(stats["bytes_read"], LINES * 101);
+    assert_eq!(
+        stats["bytes_parsed"],
+        LINES * 101,
+        "every byte read was parsed"
+    );
+    assert_eq!(
+        stats["digest"],
+        format!("{expected_digest:016x}"),
+        "the parsed stream is the one written, in order"
+    );
+
+    // The screen and the 10,000 lines of history above it hold the last lines, in order.
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    let numbers: Vec<u64> = lines.iter().map(|l| l[..9].parse().unwrap()).collect();
+    assert_eq!(*numbers.last().unwrap(), LINES);
+    assert!(numbers.len() >= 10_000);
+    assert!(numbers.windows(2).all(|w| w[1] == w[0] + 1), "consecutive");
+}

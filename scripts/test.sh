@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Sets up a fresh machine and runs every check CI runs: formatting, lints, and the tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-$(mktemp -d)}
+cargo fmt --all -- --check
+cargo clippy -j 2 --all-targets -- -D warnings
+cargo test -j 2 --all-targets
