@@ -1,1 +1,30 @@
+//! Sluice's renderer: draws `sluice-term` snapshots with wgpu, redrawing only what changed.
+//!
+//! - A persistent frame texture holds the last frame; the swapchain does not keep it.
+//! - Each frame draws only rows whose fingerprint changed ([`damage`]). A scroll, which the
+//!   terminal reports as full damage, is found by matching fingerprints and done as one GPU
+//!   copy, after which only the new rows are drawn.
+//! - Glyphs are rasterised by cosmic-text (swash) into an [`atlas`] and drawn as instanced
+//!   quads placed cell by cell; box drawing and block elements are drawn by [`boxdraw`].
+//! - Frames can be read back as images ([`Renderer::read_frame`]) for tests and screenshots,
+//!   or presented to a window ([`WindowSurface`]).
 
+pub mod atlas;
+pub mod boxdraw;
+pub mod damage;
+mod error;
+pub mod font;
+mod gpu;
+mod image;
+mod offscreen;
+mod renderer;
+mod rows;
+mod surface;
+
+pub use error::{Error, Result};
+pub use font::{CellMetrics, FontConfig};
+pub use gpu::Gpu;
+pub use image::Image;
+pub use offscreen::Offscreen;
+pub use renderer::{FrameReport, Renderer};
+pub use surface::{Presented, WindowSurface};

@@ -18,6 +18,7 @@ pub mod input;
 mod listener;
 pub mod palette;
 mod parser;
+mod replay;
 mod snapshot;
 mod terminal;
 
@@ -29,6 +30,7 @@ pub use events::{ClipboardKind, TermEvent};
 pub use listener::TermListener;
 pub use palette::{Palette, Rgb};
 pub use parser::{TermStatsSnapshot, fnv1a};
+pub use replay::Replay;
 pub use snapshot::{Cursor, RenderCell, Snapshot, SnapshotModes, ViewportSelection};
 pub use terminal::{Terminal, TerminalOptions, Wake};
 

@@ -54,7 +54,7 @@ impl Default for TerminalOptions {
     }
 }
 
-struct GridSize(WinSize);
+pub(crate) struct GridSize(pub(crate) WinSize);
 
 impl Dimensions for GridSize {
     fn total_lines(&self) -> usize {

@@ -1,0 +1,181 @@
+//! The glyph atlas: one RGBA texture holding every glyph and sprite drawn so far.
+//!
+//! Mask glyphs (ordinary text) are stored as coverage in all four channels and tinted by the
+//! shader; colour glyphs (emoji) are stored premultiplied. When the atlas fills up it is
+//! cleared and everything on screen is redrawn: simpler than eviction, and rare (2048² holds
+//! thousands of glyphs at usual sizes).
+
+use std::collections::HashMap;
+use std::hash::Hash;
+
+use cosmic_text::{CacheKey, SwashContent, SwashImage};
+use etagere::{AtlasAllocator, size2};
+
+/// Side of the square atlas texture, in pixels.
+pub const ATLAS_SIZE: u32 = 2048;
+
+/// A CPU-side image waiting to go into the atlas.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bitmap {
+    pub width: u32,
+    pub height: u32,
+    /// Offset of the image's left edge from the pen position.
+    pub left: i32,
+    /// Offset of the image's top edge above the baseline (glyphs) or below the cell top when
+    /// negative (sprites use `top = 0` and are placed at the cell's top-left corner).
+    pub top: i32,
+    /// RGBA8: coverage in every channel for masks, premultiplied colour otherwise.
+    pub data: Vec<u8>,
+    pub color: bool,
+}
+
+impl Bitmap {
+    /// A coverage mask from one byte per pixel.
+    pub fn from_mask(width: u32, height: u32, coverage: &[u8]) -> Self {
+        let data = coverage.iter().flat_map(|&a| [a, a, a, a]).collect();
+        Self { width, height, left: 0, top: 0, data, color: false }
+    }
+
+    /// Converts a rasterised glyph.
+    pub fn from_swash(image: &SwashImage) -> Self {
+        let (width, height) = (image.placement.width, image.placement.height);
+        let (data, color) = match image.content {
+            SwashContent::Mask => (image.data.iter().flat_map(|&a| [a, a, a, a]).collect(), false),
+            // Subpixel masks are averaged: a terminal cannot know the panel's subpixel order.
+            SwashContent::SubpixelMask => (
+                image
+                    .data
+                    .chunks_exact(4)
+                    .flat_map(|p| {
+                        let a = ((p[0] as u16 + p[1] as u16 + p[2] as u16) / 3) as u8;
+                        [a, a, a, a]
+                    })
+                    .collect(),
+                false,
+            ),
+            SwashContent::Color => (
+                image
+                    .data
+                    .chunks_exact(4)
+                    .flat_map(|p| {
+                        let premultiply = |c: u8| ((c as u16 * p[3] as u16 + 127) / 255) as u8;
+                        [premultiply(p[0]), premultiply(p[1]), premultiply(p[2]), p[3]]
+                    })
+                    .collect(),
+                true,
+            ),
+        };
+        Self { width, height, left: image.placement.left, top: image.placement.top, data, color }
+    }
+}
+
+/// Where an image sits in the atlas, and how to place it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AtlasEntry {
+    pub x: u32,
+    pub y: u32,
+    pub width: u32,
+    pub height: u32,
+    pub left: i32,
+    pub top: i32,
+    pub color: bool,
+}
+
+/// What an atlas entry was made from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AtlasKey {
+    Glyph(CacheKey),
+    /// A sprite drawn by Sluice itself (box drawing, underline styles), by its kind and code.
+    Sprite(u32),
+}
+
+/// The atlas is full; clear it and draw everything again.
+#[derive(Debug)]
+pub struct AtlasFull;
+
+pub struct Atlas {
+    texture: wgpu::Texture,
+    pub(crate) view: wgpu::TextureView,
+    allocator: AtlasAllocator,
+    /// `None`: the image is empty (a space), nothing to draw.
+    entries: HashMap<AtlasKey, Option<AtlasEntry>>,
+}
+
+impl Atlas {
+    pub fn new(device: &wgpu::Device) -> Self {
+        let texture = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("glyph atlas"),
+            size: wgpu::Extent3d { width: ATLAS_SIZE, height: ATLAS_SIZE, depth_or_array_layers: 1 },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Rgba8Unorm,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+        let allocator = AtlasAllocator::new(size2(ATLAS_SIZE as i32, ATLAS_SIZE as i32));
+        Self { texture, view, allocator, entries: HashMap::new() }
+    }
+
+    /// The entry for `key`, rasterising and uploading it with `make` the first time.
+    pub fn get_or_insert(
+        &mut self,
+        queue: &wgpu::Queue,
+        key: AtlasKey,
+        make: impl FnOnce() -> Option<Bitmap>,
+    ) -> Result<Option<AtlasEntry>, AtlasFull> {
+        if let Some(entry) = self.entries.get(&key) {
+            return Ok(*entry);
+        }
+        let entry = match make() {
+            Some(bitmap) if bitmap.width > 0 && bitmap.height > 0 => Some(self.upload(queue, &bitmap)?),
+            _ => None,
+        };
+        self.entries.insert(key, entry);
+        Ok(entry)
+    }
+
+    fn upload(&mut self, queue: &wgpu::Queue, bitmap: &Bitmap) -> Result<AtlasEntry, AtlasFull> {
+        // One pixel of padding keeps linear sampling from bleeding in a neighbour.
+        let allocation = self
+            .allocator
+            .allocate(size2(bitmap.width as i32 + 1, bitmap.height as i32 + 1))
+            .ok_or(AtlasFull)?;
+        let (x, y) = (allocation.rectangle.min.x as u32, allocation.rectangle.min.y as u32);
+        queue.write_texture(
+            wgpu::TexelCopyTextureInfo {
+                texture: &self.texture,
+                mip_level: 0,
+                origin: wgpu::Origin3d { x, y, z: 0 },
+                aspect: wgpu::TextureAspect::All,
+            },
+            &bitmap.data,
+            wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(bitmap.width * 4), rows_per_image: None },
+            wgpu::Extent3d { width: bitmap.width, height: bitmap.height, depth_or_array_layers: 1 },
+        );
+        Ok(AtlasEntry {
+            x,
+            y,
+            width: bitmap.width,
+            height: bitmap.height,
+            left: bitmap.left,
+            top: bitmap.top,
+            color: bitmap.color,
+        })
+    }
+
+    /// Forgets everything; the caller redraws the whole frame.
+    pub fn clear(&mut self) {
+        self.allocator.clear();
+        self.entries.clear();
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}

@@ -1,0 +1,201 @@
+//! Fonts: the cell size, and which glyphs draw a cell's text.
+//!
+//! Glyphs are placed cell by cell, never by shaping a whole row: a fallback font's CJK glyph
+//! is about 1.66 cells wide and an emoji about 2.07, so a shaped row drifts off the grid after
+//! the first one. Each distinct cell text is shaped once with cosmic-text and remembered.
+
+use std::collections::HashMap;
+
+use cosmic_text::fontdb::{self, Family, Query, Source};
+use cosmic_text::{Attrs, Buffer, CacheKey, FontSystem, Metrics, Shaping, Style, SwashCache, SwashImage, Weight};
+
+use crate::error::{Error, Result};
+
+/// The font Sluice ships, so it looks the same on a machine with no fonts installed.
+const BUNDLED: &[&[u8]] = &[
+    include_bytes!("../../../assets/fonts/DejaVuSansMono.ttf"),
+    include_bytes!("../../../assets/fonts/DejaVuSansMono-Bold.ttf"),
+    include_bytes!("../../../assets/fonts/DejaVuSansMono-Oblique.ttf"),
+    include_bytes!("../../../assets/fonts/DejaVuSansMono-BoldOblique.ttf"),
+];
+const BUNDLED_FAMILY: &str = "DejaVu Sans Mono";
+
+/// Colour emoji are looked for here before any other fallback: cosmic-text's own fallback
+/// picks a monochrome DejaVu glyph for 😀 first.
+const EMOJI_FAMILY: &str = "Noto Color Emoji";
+
+/// Which font to use, and how big.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FontConfig {
+    /// A system font family; `None` uses the bundled DejaVu Sans Mono.
+    pub family: Option<String>,
+    /// The font size in physical pixels (points × scale factor × 96/72).
+    pub size_px: f32,
+    /// Load system fonts for fallback (CJK, symbols, emoji). Costs 15–55 ms at start-up.
+    pub system_fonts: bool,
+}
+
+impl Default for FontConfig {
+    fn default() -> Self {
+        Self { family: None, size_px: 16.0, system_fonts: true }
+    }
+}
+
+/// The size of a cell and where things go inside it, in whole pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CellMetrics {
+    pub width: u32,
+    pub height: u32,
+    /// The baseline, from the top of the cell.
+    pub baseline: u32,
+    /// The top of the underline, from the top of the cell.
+    pub underline: u32,
+    /// The top of the strikethrough line, from the top of the cell.
+    pub strikeout: u32,
+    /// Thickness of underlines, strikethrough and light box-drawing lines.
+    pub stroke: u32,
+}
+
+/// The style a cell's glyph is drawn in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct GlyphStyle {
+    pub bold: bool,
+    pub italic: bool,
+}
+
+/// One glyph of a cell, positioned relative to the cell's left edge and baseline.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlacedGlyph {
+    pub key: CacheKey,
+    pub x: i32,
+    pub y: i32,
+}
+
+/// Font state: the font database, shaping, rasterising, and the cell metrics.
+pub struct Fonts {
+    system: FontSystem,
+    swash: SwashCache,
+    family: String,
+    size: f32,
+    metrics: CellMetrics,
+    shaper: Buffer,
+    shaped: HashMap<(String, GlyphStyle, bool), Vec<PlacedGlyph>>,
+}
+
+impl Fonts {
+    pub fn new(config: &FontConfig) -> Result<Self> {
+        let mut db = fontdb::Database::new();
+        for font in BUNDLED {
+            db.load_font_source(Source::Binary(std::sync::Arc::new(font.to_vec())));
+        }
+        if config.system_fonts {
+            db.load_system_fonts();
+        }
+        let family = match &config.family {
+            Some(name) if family_exists(&db, name) => name.clone(),
+            Some(name) => {
+                tracing::warn!(family = %name, "font family not found; using the bundled {BUNDLED_FAMILY}");
+                BUNDLED_FAMILY.to_string()
+            }
+            None => BUNDLED_FAMILY.to_string(),
+        };
+        let locale = std::env::var("LANG").ok().and_then(|l| l.split('.').next().map(str::to_owned));
+        let mut system = FontSystem::new_with_locale_and_db(locale.unwrap_or_else(|| "en-US".into()), db);
+        let size = config.size_px.clamp(4.0, 200.0);
+        let metrics = cell_metrics(&mut system, &family, size)?;
+        let shaper = Buffer::new(&mut system, Metrics::new(size, metrics.height as f32));
+        Ok(Self { system, swash: SwashCache::new(), family, size, metrics, shaper, shaped: HashMap::new() })
+    }
+
+    pub fn metrics(&self) -> CellMetrics {
+        self.metrics
+    }
+
+    pub fn family(&self) -> &str {
+        &self.family
+    }
+
+    /// The glyphs that draw `text` in a span of `cells` cells, centred in the span when the
+    /// font that has them is not as wide as the grid (fallback fonts, emoji).
+    pub fn shape(&mut self, text: &str, style: GlyphStyle, cells: u32) -> &[PlacedGlyph] {
+        let wide = cells > 1;
+        let key = (text.to_owned(), style, wide);
+        if !self.shaped.contains_key(&key) {
+            let glyphs = self.shape_uncached(text, style, cells);
+            self.shaped.insert(key.clone(), glyphs);
+        }
+        &self.shaped[&key]
+    }
+
+    fn shape_uncached(&mut self, text: &str, style: GlyphStyle, cells: u32) -> Vec<PlacedGlyph> {
+        let emoji = text.chars().any(is_emoji);
+        let family = if emoji { Family::Name(EMOJI_FAMILY) } else { Family::Name(&self.family) };
+        let attrs = Attrs::new()
+            .family(family)
+            .weight(if style.bold { Weight::BOLD } else { Weight::NORMAL })
+            .style(if style.italic { Style::Italic } else { Style::Normal });
+        self.shaper.set_text(text, &attrs, Shaping::Advanced, None);
+        self.shaper.shape_until_scroll(&mut self.system, false);
+        let mut glyphs = Vec::new();
+        let mut advance = 0.0f32;
+        for run in self.shaper.layout_runs() {
+            for glyph in run.glyphs {
+                let physical = glyph.physical((0.0, 0.0), 1.0);
+                glyphs.push(PlacedGlyph { key: physical.cache_key, x: physical.x, y: physical.y });
+                advance = advance.max(glyph.x + glyph.w);
+            }
+        }
+        let span = (self.metrics.width * cells) as f32;
+        let shift = ((span - advance) / 2.0).round() as i32;
+        if shift != 0 && advance > 0.0 {
+            for glyph in &mut glyphs {
+                glyph.x += shift;
+            }
+        }
+        glyphs
+    }
+
+    /// Rasterises one glyph.
+    pub fn rasterize(&mut self, key: CacheKey) -> Option<SwashImage> {
+        self.swash.get_image_uncached(&mut self.system, key)
+    }
+
+    /// Drops shaping results (after the atlas was cleared, or the size changed).
+    pub fn clear_cache(&mut self) {
+        self.shaped.clear();
+    }
+
+    pub fn size(&self) -> f32 {
+        self.size
+    }
+}
+
+fn family_exists(db: &fontdb::Database, name: &str) -> bool {
+    db.faces().any(|face| face.families.iter().any(|(family, _)| family.eq_ignore_ascii_case(name)))
+}
+
+/// Whether `c` is drawn from the colour emoji font by preference.
+fn is_emoji(c: char) -> bool {
+    matches!(c as u32, 0x1F000..=0x1FAFF | 0x2600..=0x27BF | 0x2B50 | 0x2B55 | 0xFE0F)
+}
+
+/// The cell size: the advance of '0' by the ascent plus descent, rounded to whole pixels so
+/// that rows and columns land on pixel boundaries and box drawing joins exactly.
+fn cell_metrics(system: &mut FontSystem, family: &str, size: f32) -> Result<CellMetrics> {
+    let query = Query { families: &[Family::Name(family)], ..Query::default() };
+    let id = system.db().query(&query).ok_or_else(|| Error::Font(format!("no face for family {family:?}")))?;
+    let font = system.get_font(id, Weight::NORMAL).ok_or_else(|| Error::Font(format!("cannot load {family:?}")))?;
+    let swash = font.as_swash();
+    let metrics = swash.metrics(&[]).scale(size);
+    let glyph = swash.charmap().map('0');
+    let advance = swash.glyph_metrics(&[]).scale(size).advance_width(glyph);
+    let width = advance.round().max(1.0) as u32;
+    let ascent = metrics.ascent.round();
+    let height = (metrics.ascent + metrics.descent + metrics.leading).round().max(ascent + 1.0) as u32;
+    let baseline = ascent as u32;
+    let stroke = metrics.stroke_size.round().max(1.0) as u32;
+    // underline_offset is the distance of the line's top below the baseline, negative upward.
+    let underline = (baseline as f32 - metrics.underline_offset).round().clamp(0.0, (height - stroke) as f32) as u32;
+    let strikeout = (baseline as f32 - metrics.strikeout_offset).round().clamp(0.0, (height - stroke) as f32) as u32;
+    Ok(CellMetrics { width, height, baseline, underline, strikeout, stroke })
+}

@@ -1,0 +1,428 @@
+//! The renderer: a persistent frame texture in which only changed rows are redrawn.
+
+use std::time::Instant;
+
+use sluice_term::Snapshot;
+use wgpu::util::DeviceExt;
+
+use crate::atlas::{ATLAS_SIZE, Atlas};
+use crate::damage::{self, Overlay, UNDRAWN};
+use crate::error::Result;
+use crate::font::{CellMetrics, FontConfig, Fonts};
+use crate::image::Image;
+use crate::rows::{Instance, RowBuilder};
+
+/// What one call to [`Renderer::render`] did.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct FrameReport {
+    /// Rows drawn.
+    pub rows_drawn: usize,
+    /// Rows the texture was shifted by (a detected scroll; negative: down).
+    pub shifted: i32,
+    /// Quads drawn.
+    pub instances: usize,
+    /// CPU time on the calling thread, building and submitting.
+    pub cpu_seconds: f64,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct Globals {
+    target_size: [f32; 2],
+    atlas_size: [f32; 2],
+}
+
+/// Two frame textures: the current one, and a spare that a scroll copies into (a texture
+/// cannot be copied onto itself with overlap).
+struct Frames {
+    textures: [wgpu::Texture; 2],
+    views: [wgpu::TextureView; 2],
+    current: usize,
+    width: u32,
+    height: u32,
+}
+
+/// Draws snapshots into a frame texture, redrawing only what changed.
+pub struct Renderer {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    format: wgpu::TextureFormat,
+    fonts: Fonts,
+    atlas: Atlas,
+    pipeline: wgpu::RenderPipeline,
+    bind_group_layout: wgpu::BindGroupLayout,
+    globals: wgpu::Buffer,
+    instances: wgpu::Buffer,
+    instance_capacity: usize,
+    frames: Option<Frames>,
+    bind_groups: Vec<wgpu::BindGroup>,
+    /// Fingerprint of each row as it is in the current frame texture.
+    drawn: Vec<u64>,
+    last_cursor_row: Option<usize>,
+    last_overlay: Option<Overlay>,
+    last_display_offset: usize,
+    scratch: Vec<Instance>,
+    /// Whether the window has focus (an unfocused block cursor is drawn hollow).
+    pub focused: bool,
+}
+
+impl Renderer {
+    /// A renderer drawing frames of `format` (the surface's format, or `Rgba8Unorm` offscreen).
+    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, format: wgpu::TextureFormat, fonts: &FontConfig) -> Result<Self> {
+        let fonts = Fonts::new(fonts)?;
+        let atlas = Atlas::new(device);
+        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("cell shader"),
+            source: wgpu::ShaderSource::Wgsl(include_str!("../../../shaders/cell.wgsl").into()),
+        });
+        let bind_group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("cell bind group layout"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::VERTEX,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        multisampled: false,
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                    },
+                    count: None,
+                },
+            ],
+        });
+        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("cell pipeline layout"),
+            bind_group_layouts: &[Some(&bind_group_layout)],
+            ..Default::default()
+        });
+        let attributes = wgpu::vertex_attr_array![
+            0 => Float32x2, 1 => Float32x2, 2 => Float32x2, 3 => Float32x4, 4 => Float32x2, 5 => Uint32
+        ];
+        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("cell pipeline"),
+            layout: Some(&layout),
+            vertex: wgpu::VertexState {
+                module: &shader,
+                entry_point: Some("vs_main"),
+                buffers: &[Some(wgpu::VertexBufferLayout {
+                    array_stride: std::mem::size_of::<Instance>() as u64,
+                    step_mode: wgpu::VertexStepMode::Instance,
+                    attributes: &attributes,
+                })],
+                compilation_options: Default::default(),
+            },
+            fragment: Some(wgpu::FragmentState {
+                module: &shader,
+                entry_point: Some("fs_main"),
+                targets: &[Some(wgpu::ColorTargetState {
+                    format,
+                    blend: Some(wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING),
+                    write_mask: wgpu::ColorWrites::ALL,
+                })],
+                compilation_options: Default::default(),
+            }),
+            primitive: wgpu::PrimitiveState { topology: wgpu::PrimitiveTopology::TriangleStrip, ..Default::default() },
+            depth_stencil: None,
+            multisample: wgpu::MultisampleState::default(),
+            multiview_mask: None,
+            cache: None,
+        });
+        let globals = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("cell globals"),
+            size: std::mem::size_of::<Globals>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let instance_capacity = 4096;
+        let instances = Self::instance_buffer(device, instance_capacity);
+        Ok(Self {
+            device: device.clone(),
+            queue: queue.clone(),
+            format,
+            fonts,
+            atlas,
+            pipeline,
+            bind_group_layout,
+            globals,
+            instances,
+            instance_capacity,
+            frames: None,
+            bind_groups: Vec::new(),
+            drawn: Vec::new(),
+            last_cursor_row: None,
+            last_overlay: None,
+            last_display_offset: 0,
+            scratch: Vec::new(),
+            focused: true,
+        })
+    }
+
+    fn instance_buffer(device: &wgpu::Device, capacity: usize) -> wgpu::Buffer {
+        device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("cell instances"),
+            size: (capacity * std::mem::size_of::<Instance>()) as u64,
+            usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        })
+    }
+
+    /// The cell size in pixels.
+    pub fn cell_metrics(&self) -> CellMetrics {
+        self.fonts.metrics()
+    }
+
+    /// The frame's size in pixels for a grid of `cols × rows`.
+    pub fn frame_size(&self, cols: usize, rows: usize) -> (u32, u32) {
+        let m = self.fonts.metrics();
+        ((cols as u32 * m.width).max(1), (rows as u32 * m.height).max(1))
+    }
+
+    /// Changes the font (size or family). Everything is redrawn at the next frame.
+    pub fn set_font(&mut self, config: &FontConfig) -> Result<()> {
+        self.fonts = Fonts::new(config)?;
+        self.atlas.clear();
+        self.frames = None;
+        Ok(())
+    }
+
+    /// Forgets what is drawn: the next frame redraws every row.
+    pub fn invalidate(&mut self) {
+        self.drawn.iter_mut().for_each(|h| *h = UNDRAWN);
+    }
+
+    fn ensure_frames(&mut self, cols: usize, rows: usize) {
+        let (width, height) = self.frame_size(cols, rows);
+        if self.frames.as_ref().is_some_and(|f| f.width == width && f.height == height) {
+            return;
+        }
+        let make = |label| {
+            self.device.create_texture(&wgpu::TextureDescriptor {
+                label: Some(label),
+                size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: self.format,
+                usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                    | wgpu::TextureUsages::TEXTURE_BINDING
+                    | wgpu::TextureUsages::COPY_SRC
+                    | wgpu::TextureUsages::COPY_DST,
+                view_formats: &[],
+            })
+        };
+        let textures = [make("frame a"), make("frame b")];
+        let views = [
+            textures[0].create_view(&wgpu::TextureViewDescriptor::default()),
+            textures[1].create_view(&wgpu::TextureViewDescriptor::default()),
+        ];
+        self.frames = Some(Frames { textures, views, current: 0, width, height });
+        self.drawn = vec![UNDRAWN; rows];
+        self.bind_groups.clear();
+        let globals = Globals { target_size: [width as f32, height as f32], atlas_size: [ATLAS_SIZE as f32; 2] };
+        self.queue.write_buffer(&self.globals, 0, bytemuck::bytes_of(&globals));
+        self.bind_groups.push(self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("cell bind group"),
+            layout: &self.bind_group_layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: self.globals.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(&self.atlas.view) },
+            ],
+        }));
+    }
+
+    /// Draws what changed in `snapshot` since the last call (its damage is consumed).
+    pub fn render(&mut self, snapshot: &mut Snapshot) -> FrameReport {
+        let started = Instant::now();
+        let (full, damaged) = snapshot.take_damage();
+        let (cols, rows) = (snapshot.cols, snapshot.rows);
+        if cols == 0 || rows == 0 {
+            return FrameReport::default();
+        }
+        self.ensure_frames(cols, rows);
+
+        let overlay = Overlay { cursor: snapshot.cursor, selection: snapshot.selection, focused: self.focused };
+        let cursor_row = overlay.cursor.map(|c| c.row);
+        let everything = full
+            || self.drawn.iter().all(|&h| h == UNDRAWN)
+            || self.last_overlay.is_none_or(|o| o.selection != overlay.selection || o.focused != overlay.focused)
+            || self.last_display_offset != snapshot.display_offset;
+        let plan = if everything {
+            let new: Vec<u64> = (0..rows).map(|r| damage::row_hash(snapshot, &overlay, r)).collect();
+            let plan = damage::plan(&self.drawn, &new);
+            (plan, Some(new))
+        } else {
+            let mut candidates = damaged;
+            candidates.extend(cursor_row);
+            candidates.extend(self.last_cursor_row);
+            candidates.sort_unstable();
+            candidates.dedup();
+            candidates.retain(|&r| r < rows);
+            let rows: Vec<usize> = candidates
+                .into_iter()
+                .filter(|&r| damage::row_hash(snapshot, &overlay, r) != self.drawn[r])
+                .collect();
+            (damage::Plan { shift: 0, rows }, None)
+        };
+        let (plan, new_hashes) = plan;
+        self.last_cursor_row = cursor_row;
+        self.last_overlay = Some(overlay);
+        self.last_display_offset = snapshot.display_offset;
+
+        let mut encoder = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
+        if plan.shift != 0 {
+            self.shift_frame(&mut encoder, plan.shift, rows);
+        }
+        let instances = self.draw_rows(&mut encoder, snapshot, &overlay, &plan.rows);
+        self.queue.submit([encoder.finish()]);
+
+        for &row in &plan.rows {
+            self.drawn[row] = match &new_hashes {
+                Some(hashes) => hashes[row],
+                None => damage::row_hash(snapshot, &overlay, row),
+            };
+        }
+        FrameReport {
+            rows_drawn: plan.rows.len(),
+            shifted: plan.shift,
+            instances,
+            cpu_seconds: started.elapsed().as_secs_f64(),
+        }
+    }
+
+    /// Moves the frame's contents up by `shift` rows (down if negative) with a GPU copy into
+    /// the spare texture, which becomes current. Rows left uncovered are marked undrawn.
+    fn shift_frame(&mut self, encoder: &mut wgpu::CommandEncoder, shift: i32, rows: usize) {
+        let ch = self.fonts.metrics().height;
+        let frames = self.frames.as_mut().expect("frames exist");
+        let moved = rows - shift.unsigned_abs() as usize;
+        let (src_row, dst_row) = if shift > 0 { (shift as u32, 0) } else { (0, (-shift) as u32) };
+        let (src, dst) = (frames.current, 1 - frames.current);
+        encoder.copy_texture_to_texture(
+            wgpu::TexelCopyTextureInfo {
+                texture: &frames.textures[src],
+                mip_level: 0,
+                origin: wgpu::Origin3d { x: 0, y: src_row * ch, z: 0 },
+                aspect: wgpu::TextureAspect::All,
+            },
+            wgpu::TexelCopyTextureInfo {
+                texture: &frames.textures[dst],
+                mip_level: 0,
+                origin: wgpu::Origin3d { x: 0, y: dst_row * ch, z: 0 },
+                aspect: wgpu::TextureAspect::All,
+            },
+            wgpu::Extent3d { width: frames.width, height: moved as u32 * ch, depth_or_array_layers: 1 },
+        );
+        frames.current = dst;
+        let mut shifted = vec![UNDRAWN; rows];
+        for (i, slot) in shifted.iter_mut().enumerate() {
+            let from = i as i64 + shift as i64;
+            if from >= 0 && (from as usize) < rows {
+                *slot = self.drawn[from as usize];
+            }
+        }
+        self.drawn = shifted;
+    }
+
+    fn draw_rows(&mut self, encoder: &mut wgpu::CommandEncoder, snapshot: &Snapshot, overlay: &Overlay, rows: &[usize]) -> usize {
+        if rows.is_empty() {
+            return 0;
+        }
+        let mut instances = std::mem::take(&mut self.scratch);
+        instances.clear();
+        let mut built = false;
+        let metrics = self.fonts.metrics();
+        for _attempt in 0..2 {
+            let mut builder = RowBuilder {
+                fonts: &mut self.fonts,
+                atlas: &mut self.atlas,
+                queue: &self.queue,
+                metrics,
+                out: &mut instances,
+            };
+            if rows.iter().all(|&row| builder.build(snapshot, overlay, row).is_ok()) {
+                built = true;
+                break;
+            }
+            // The atlas is full: start it afresh. Rows drawn earlier from the old atlas stay
+            // correct in the frame texture; only this frame's rows are rebuilt.
+            tracing::debug!("glyph atlas full; clearing it");
+            self.atlas.clear();
+            instances.clear();
+        }
+        if !built {
+            tracing::warn!("glyph atlas too small for one frame; some glyphs are missing");
+        }
+        if instances.len() > self.instance_capacity {
+            self.instance_capacity = instances.len().next_power_of_two();
+            self.instances = Self::instance_buffer(&self.device, self.instance_capacity);
+        }
+        self.queue.write_buffer(&self.instances, 0, bytemuck::cast_slice(&instances));
+        let frames = self.frames.as_ref().expect("frames exist");
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("rows"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &frames.views[frames.current],
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
+                })],
+                ..Default::default()
+            });
+            pass.set_pipeline(&self.pipeline);
+            pass.set_bind_group(0, &self.bind_groups[0], &[]);
+            pass.set_vertex_buffer(0, self.instances.slice(..));
+            pass.draw(0..4, 0..instances.len() as u32);
+        }
+        let count = instances.len();
+        self.scratch = instances;
+        count
+    }
+
+    /// The current frame texture's view (to present it).
+    pub fn frame_view(&self) -> Option<&wgpu::TextureView> {
+        self.frames.as_ref().map(|f| &f.views[f.current])
+    }
+
+    /// The frame's size in pixels, once something was rendered.
+    pub fn frame_dimensions(&self) -> Option<(u32, u32)> {
+        self.frames.as_ref().map(|f| (f.width, f.height))
+    }
+
+    /// Reads the current frame back from the GPU.
+    pub fn read_frame(&self) -> Result<Image> {
+        let frames = self.frames.as_ref().ok_or_else(|| crate::Error::Readback("nothing rendered yet".into()))?;
+        crate::image::read_texture(&self.device, &self.queue, &frames.textures[frames.current], self.format)
+    }
+
+    pub(crate) fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+
+    pub(crate) fn queue(&self) -> &wgpu::Queue {
+        &self.queue
+    }
+
+    pub fn format(&self) -> wgpu::TextureFormat {
+        self.format
+    }
+}
+
+/// Builds a buffer from plain data (used by surfaces for their uniforms).
+pub(crate) fn uniform_buffer(device: &wgpu::Device, label: &str, data: &[u8]) -> wgpu::Buffer {
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some(label),
+        contents: data,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+    })
+}

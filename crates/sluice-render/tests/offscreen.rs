@@ -1,0 +1,219 @@
+//! The renderer on a real (software) GPU adapter: pixels at known places, damage rendering
+//! equal to full redraws, wide glyphs, box drawing. In CI a missing adapter fails these tests.
+
+use sluice_render::{FontConfig, Image, Offscreen};
+use sluice_term::{Replay, Snapshot};
+
+fn offscreen() -> Offscreen {
+    Offscreen::new(&FontConfig::default()).expect("a GPU adapter (install mesa-vulkan-drivers for lavapipe)")
+}
+
+fn render(gpu: &mut Offscreen, replay: &mut Replay, snapshot: &mut Snapshot) -> Image {
+    replay.update_snapshot(snapshot);
+    gpu.render_image(snapshot).expect("readback")
+}
+
+fn out_dir() -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const RED: [u8; 4] = [0xcc, 0x66, 0x66, 255];
+const BACKGROUND: [u8; 4] = [0x1d, 0x1f, 0x21, 255];
+
+#[test]
+fn known_cells_give_known_colours_at_known_pixels() {
+    let mut gpu = offscreen();
+    let m = gpu.renderer.cell_metrics();
+    let mut replay = Replay::new(10, 3, 0);
+    // Red background in cells 0–1 of row 0; a green full block at row 1, column 5;
+    // a truecolor background at row 2, column 9. The cursor is hidden so it covers nothing.
+    replay.feed(b"\x1b[?25l\x1b[41m  \x1b[0m\x1b[2;6H\x1b[32m\xe2\x96\x88\x1b[0m\x1b[3;10H\x1b[48;2;10;200;30m \x1b[0m");
+    let mut snapshot = Snapshot::default();
+    let image = render(&mut gpu, &mut replay, &mut snapshot);
+    image.save_png(&out_dir().join("known_cells.png")).unwrap();
+    assert_eq!((image.width, image.height), (10 * m.width, 3 * m.height));
+    let centre = |col: u32, row: u32| image.pixel(col * m.width + m.width / 2, row * m.height + m.height / 2);
+    assert_eq!(centre(0, 0), RED);
+    assert_eq!(centre(1, 0), RED);
+    assert_eq!(centre(2, 0), BACKGROUND);
+    // The block fills its cell edge to edge, corners included.
+    let green = [0xb5, 0xbd, 0x68, 255];
+    assert_eq!(image.pixel(5 * m.width, m.height), green);
+    assert_eq!(image.pixel(6 * m.width - 1, 2 * m.height - 1), green);
+    assert_eq!(image.pixel(6 * m.width, m.height), BACKGROUND);
+    assert_eq!(centre(9, 2), [10, 200, 30, 255]);
+}
+
+#[test]
+fn text_is_drawn_in_its_foreground_colour() {
+    let mut gpu = offscreen();
+    let m = gpu.renderer.cell_metrics();
+    let mut replay = Replay::new(4, 1, 0);
+    replay.feed(b"\x1b[?25l\x1b[31mW");
+    let mut snapshot = Snapshot::default();
+    let image = render(&mut gpu, &mut replay, &mut snapshot);
+    let cell: Vec<[u8; 4]> =
+        (0..m.height).flat_map(|y| (0..m.width).map(move |x| (x, y))).map(|(x, y)| image.pixel(x, y)).collect();
+    assert!(cell.contains(&RED), "the glyph's solid pixels are the foreground colour");
+    assert!(cell.contains(&BACKGROUND), "and it does not fill its cell");
+    let empty = (m.width..2 * m.width).all(|x| (0..m.height).all(|y| image.pixel(x, y) == BACKGROUND));
+    assert!(empty, "nothing spills into the next cell");
+}
+
+/// Pixels of cells `[c0, c1)` of `row`.
+fn cells(image: &Image, m: sluice_render::CellMetrics, row: u32, c0: u32, c1: u32) -> Vec<[u8; 4]> {
+    let mut out = Vec::new();
+    for y in row * m.height..(row + 1) * m.height {
+        for x in c0 * m.width..c1 * m.width {
+            out.push(image.pixel(x, y));
+        }
+    }
+    out
+}
+
+#[test]
+fn wide_and_emoji_glyphs_do_not_shift_the_cells_after_them() {
+    let mut gpu = offscreen();
+    let m = gpu.renderer.cell_metrics();
+    let mut replay = Replay::new(12, 3, 0);
+    replay.feed("\x1b[?25l漢字abc\r\n😀😀abc\r\n    abc".as_bytes());
+    let mut snapshot = Snapshot::default();
+    let image = render(&mut gpu, &mut replay, &mut snapshot);
+    image.save_png(&out_dir().join("wide.png")).unwrap();
+    let reference = cells(&image, m, 2, 4, 7);
+    assert_eq!(cells(&image, m, 0, 4, 7), reference, "after CJK");
+    assert_eq!(cells(&image, m, 1, 4, 7), reference, "after emoji");
+    // And the wide glyphs are really drawn: their cells are not blank.
+    assert!(cells(&image, m, 0, 0, 2).iter().any(|p| *p != BACKGROUND));
+    assert!(cells(&image, m, 1, 0, 2).iter().any(|p| *p != BACKGROUND));
+}
+
+#[test]
+fn emoji_come_in_colour() {
+    let mut gpu = offscreen();
+    let m = gpu.renderer.cell_metrics();
+    let mut replay = Replay::new(4, 1, 0);
+    replay.feed("\x1b[?25l😀".as_bytes());
+    let mut snapshot = Snapshot::default();
+    let image = render(&mut gpu, &mut replay, &mut snapshot);
+    // The default foreground is grey; a colour emoji has pixels far from any grey.
+    let colourful = cells(&image, m, 0, 0, 2)
+        .iter()
+        .any(|p| (p[0] as i32 - p[2] as i32).abs() > 80 || (p[1] as i32 - p[2] as i32).abs() > 80);
+    assert!(colourful, "a colour emoji font was used");
+}
+
+#[test]
+fn box_drawing_lines_have_no_gaps() {
+    let mut gpu = offscreen();
+    let m = gpu.renderer.cell_metrics();
+    let mut replay = Replay::new(8, 4, 0);
+    replay.feed("\x1b[?25l┌──────┐\r\n│ ╭──╮ │\r\n│ ╰──╯ │\r\n└──────┘".as_bytes());
+    let mut snapshot = Snapshot::default();
+    let image = render(&mut gpu, &mut replay, &mut snapshot);
+    image.save_png(&out_dir().join("boxes.png")).unwrap();
+    let fg = [0xc5, 0xc8, 0xc6, 255];
+    // Some pixel row through the top line is foreground from the corner's centre to the
+    // other corner's centre, across every cell boundary.
+    let (x0, x1) = (m.width / 2 + 1, 7 * m.width + m.width / 2 - 1);
+    let solid_row = (0..m.height).find(|&y| (x0..x1).all(|x| image.pixel(x, y) == fg));
+    assert!(solid_row.is_some(), "a continuous horizontal line");
+    // The left side: a pixel column that is foreground through all four rows' joints.
+    let (y0, y1) = (m.height / 2 + 1, 3 * m.height + m.height / 2 - 1);
+    let solid_col = (0..m.width).find(|&x| (y0..y1).all(|y| image.pixel(x, y) == fg));
+    assert!(solid_col.is_some(), "a continuous vertical line");
+}
+
+/// Renders a recorded sequence step by step, once with damage tracking and once redrawing
+/// everything each frame, and requires identical pixels after every step.
+#[test]
+fn damage_rendering_equals_full_redraw_frame_by_frame() {
+    let mut damage = offscreen();
+    let mut full = offscreen();
+    let mut replay = Replay::new(40, 12, 100);
+    let mut snapshot = Snapshot::default();
+
+    let mut steps: Vec<Box<dyn Fn(&mut Replay)>> = Vec::new();
+    steps.push(Box::new(|r| r.feed(b"\x1b[1;32m$\x1b[0m ls --color\r\n\x1b[34mdir\x1b[0m  file  \x1b[4munder\x1b[0m\r\n")));
+    // A progress bar redrawn in place.
+    for i in 0..5u8 {
+        let bar = format!("\r\x1b[2K\x1b[42;30m BUNDLE \x1b[0m {}{} {}%", "█".repeat(i as usize * 3), "░".repeat(15 - i as usize * 3), i * 20);
+        steps.push(Box::new(move |r| r.feed(bar.as_bytes())));
+    }
+    // Scrolling output, one line, then several at once.
+    steps.push(Box::new(|r| r.feed(b"\r\n")));
+    for i in 0..15 {
+        steps.push(Box::new(move |r| r.feed(format!("line {i} \x1b[3{}mcolour\x1b[0m 漢字 😀\r\n", i % 8).as_bytes())));
+    }
+    steps.push(Box::new(|r| r.feed(b"a\r\nb\r\nc\r\nd\r\n")));
+    // A scroll region with reverse index and inserted lines.
+    steps.push(Box::new(|r| r.feed(b"\x1b[3;8r\x1b[3;1H\x1bMinserted\x1b[5;1H\x1b[Lnew\x1b[r")));
+    // The alternate screen, drawn on, then left.
+    steps.push(Box::new(|r| r.feed(b"\x1b[?1049h\x1b[H\x1b[2J\x1b[7m vim \x1b[0m\x1b[5;5Hhello \x1b[9mstrike\x1b[0m")));
+    steps.push(Box::new(|r| r.feed(b"\x1b[6;1H\x1b[4:3mcurly\x1b[0m \x1b[21mdouble\x1b[0m \x1b[2mdim\x1b[0m")));
+    steps.push(Box::new(|r| r.feed(b"\x1b[?1049l")));
+    // Cursor shapes and moves.
+    steps.push(Box::new(|r| r.feed(b"\x1b[6 q\x1b[2;10H")));
+    steps.push(Box::new(|r| r.feed(b"\x1b[4 q\x1b[8;3H")));
+    // Selection: simple, then block, then none.
+    steps.push(Box::new(|r| r.select(Some(((2, 3), (4, 10))), false)));
+    steps.push(Box::new(|r| r.select(Some(((1, 2), (5, 6))), true)));
+    steps.push(Box::new(|r| r.select(None, false)));
+    // Resize, smaller and back.
+    steps.push(Box::new(|r| r.resize(30, 8)));
+    steps.push(Box::new(|r| r.feed(b"after resize\r\n")));
+    steps.push(Box::new(|r| r.resize(40, 12)));
+
+    let mut scrolled = 0;
+    for (i, step) in steps.iter().enumerate() {
+        step(&mut replay);
+        replay.update_snapshot(&mut snapshot);
+        let mut full_snapshot = snapshot.clone();
+        let report = damage.render(&mut snapshot);
+        scrolled += (report.shifted != 0) as usize;
+        let with_damage = damage.renderer.read_frame().unwrap();
+
+        full.renderer.invalidate();
+        let redrawn = full.render_image(&mut full_snapshot).unwrap();
+
+        if with_damage != redrawn {
+            with_damage.save_png(&out_dir().join(format!("step{i}_damage.png"))).unwrap();
+            redrawn.save_png(&out_dir().join(format!("step{i}_full.png"))).unwrap();
+            panic!("step {i}: damage rendering differs from a full redraw (images in {:?})", out_dir());
+        }
+    }
+    // Of the 15 single lines printed onto a 12-row screen already 4 rows full, at least 8
+    // scroll it; each of those must have been a texture move.
+    assert!(scrolled >= 8, "scrolls were done by moving the texture ({scrolled} times)");
+}
+
+#[test]
+fn a_one_line_scroll_redraws_one_row_and_a_status_redraw_one_row() {
+    let mut gpu = offscreen();
+    let mut replay = Replay::new(80, 24, 1000);
+    let mut snapshot = Snapshot::default();
+    for i in 0..30 {
+        replay.feed(format!("line {i}\r\n").as_bytes());
+    }
+    replay.update_snapshot(&mut snapshot);
+    gpu.render(&mut snapshot);
+
+    replay.feed(b"line 30\r\n");
+    replay.update_snapshot(&mut snapshot);
+    let report = gpu.render(&mut snapshot);
+    assert_eq!(report.shifted, 1);
+    // The new last line, and the row the old cursor was on (now holding "line 30").
+    assert!(report.rows_drawn <= 2, "{report:?}");
+
+    replay.feed(b"\r\x1b[2Kbuilding 50%");
+    replay.update_snapshot(&mut snapshot);
+    let report = gpu.render(&mut snapshot);
+    assert_eq!((report.shifted, report.rows_drawn), (0, 1), "{report:?}");
+
+    // Nothing changed: nothing drawn.
+    replay.update_snapshot(&mut snapshot);
+    let report = gpu.render(&mut snapshot);
+    assert_eq!(report.rows_drawn, 0);
+}

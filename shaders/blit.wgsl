@@ -1,0 +1,27 @@
+// Copies the persistent frame texture onto the window's surface texture (the swapchain does
+// not keep the previous frame), centring it and filling the padding with the background.
+
+struct Blit {
+    offset: vec2<f32>,
+    frame_size: vec2<f32>,
+    background: vec4<f32>,
+};
+
+@group(0) @binding(0) var<uniform> blit: Blit;
+@group(0) @binding(1) var frame: texture_2d<f32>;
+
+@vertex
+fn vs_main(@builtin(vertex_index) index: u32) -> @builtin(position) vec4<f32> {
+    // One triangle that covers the whole target.
+    let uv = vec2<f32>(f32((index << 1u) & 2u), f32(index & 2u));
+    return vec4<f32>(uv * 2.0 - 1.0, 0.0, 1.0);
+}
+
+@fragment
+fn fs_main(@builtin(position) position: vec4<f32>) -> @location(0) vec4<f32> {
+    let p = position.xy - blit.offset;
+    if p.x < 0.0 || p.y < 0.0 || p.x >= blit.frame_size.x || p.y >= blit.frame_size.y {
+        return blit.background;
+    }
+    return textureLoad(frame, vec2<i32>(floor(p)), 0);
+}
