@@ -11,6 +11,8 @@
 
 use std::fmt::Write as _;
 
+pub mod frames;
+
 /// The payloads by name, in the order reports list them.
 pub const PAYLOADS: &[&str] = &["plain", "color", "progress", "unicode", "scroll"];
 

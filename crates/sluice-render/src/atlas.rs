@@ -33,14 +33,24 @@ impl Bitmap {
     /// A coverage mask from one byte per pixel.
     pub fn from_mask(width: u32, height: u32, coverage: &[u8]) -> Self {
         let data = coverage.iter().flat_map(|&a| [a, a, a, a]).collect();
-        Self { width, height, left: 0, top: 0, data, color: false }
+        Self {
+            width,
+            height,
+            left: 0,
+            top: 0,
+            data,
+            color: false,
+        }
     }
 
     /// Converts a rasterised glyph.
     pub fn from_swash(image: &SwashImage) -> Self {
         let (width, height) = (image.placement.width, image.placement.height);
         let (data, color) = match image.content {
-            SwashContent::Mask => (image.data.iter().flat_map(|&a| [a, a, a, a]).collect(), false),
+            SwashContent::Mask => (
+                image.data.iter().flat_map(|&a| [a, a, a, a]).collect(),
+                false,
+            ),
             // Subpixel masks are averaged: a terminal cannot know the panel's subpixel order.
             SwashContent::SubpixelMask => (
                 image
@@ -59,13 +69,25 @@ impl Bitmap {
                     .chunks_exact(4)
                     .flat_map(|p| {
                         let premultiply = |c: u8| ((c as u16 * p[3] as u16 + 127) / 255) as u8;
-                        [premultiply(p[0]), premultiply(p[1]), premultiply(p[2]), p[3]]
+                        [
+                            premultiply(p[0]),
+                            premultiply(p[1]),
+                            premultiply(p[2]),
+                            p[3],
+                        ]
                     })
                     .collect(),
                 true,
             ),
         };
-        Self { width, height, left: image.placement.left, top: image.placement.top, data, color }
+        Self {
+            width,
+            height,
+            left: image.placement.left,
+            top: image.placement.top,
+            data,
+            color,
+        }
     }
 }
 
@@ -105,7 +127,11 @@ impl Atlas {
     pub fn new(device: &wgpu::Device) -> Self {
         let texture = device.create_texture(&wgpu::TextureDescriptor {
             label: Some("glyph atlas"),
-            size: wgpu::Extent3d { width: ATLAS_SIZE, height: ATLAS_SIZE, depth_or_array_layers: 1 },
+            size: wgpu::Extent3d {
+                width: ATLAS_SIZE,
+                height: ATLAS_SIZE,
+                depth_or_array_layers: 1,
+            },
             mip_level_count: 1,
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
@@ -115,7 +141,12 @@ impl Atlas {
         });
         let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
         let allocator = AtlasAllocator::new(size2(ATLAS_SIZE as i32, ATLAS_SIZE as i32));
-        Self { texture, view, allocator, entries: HashMap::new() }
+        Self {
+            texture,
+            view,
+            allocator,
+            entries: HashMap::new(),
+        }
     }
 
     /// The entry for `key`, rasterising and uploading it with `make` the first time.
@@ -129,7 +160,9 @@ impl Atlas {
             return Ok(*entry);
         }
         let entry = match make() {
-            Some(bitmap) if bitmap.width > 0 && bitmap.height > 0 => Some(self.upload(queue, &bitmap)?),
+            Some(bitmap) if bitmap.width > 0 && bitmap.height > 0 => {
+                Some(self.upload(queue, &bitmap)?)
+            }
             _ => None,
         };
         self.entries.insert(key, entry);
@@ -142,7 +175,10 @@ impl Atlas {
             .allocator
             .allocate(size2(bitmap.width as i32 + 1, bitmap.height as i32 + 1))
             .ok_or(AtlasFull)?;
-        let (x, y) = (allocation.rectangle.min.x as u32, allocation.rectangle.min.y as u32);
+        let (x, y) = (
+            allocation.rectangle.min.x as u32,
+            allocation.rectangle.min.y as u32,
+        );
         queue.write_texture(
             wgpu::TexelCopyTextureInfo {
                 texture: &self.texture,
@@ -151,8 +187,16 @@ impl Atlas {
                 aspect: wgpu::TextureAspect::All,
             },
             &bitmap.data,
-            wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(bitmap.width * 4), rows_per_image: None },
-            wgpu::Extent3d { width: bitmap.width, height: bitmap.height, depth_or_array_layers: 1 },
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(bitmap.width * 4),
+                rows_per_image: None,
+            },
+            wgpu::Extent3d {
+                width: bitmap.width,
+                height: bitmap.height,
+                depth_or_array_layers: 1,
+            },
         );
         Ok(AtlasEntry {
             x,

@@ -44,13 +44,23 @@ struct Canvas {
 
 impl Canvas {
     fn new(w: u32, h: u32) -> Self {
-        Self { w, h, coverage: vec![0.0; (w * h) as usize] }
+        Self {
+            w,
+            h,
+            coverage: vec![0.0; (w * h) as usize],
+        }
     }
 
     /// Fills whole pixels in `[x0, x1) × [y0, y1)`, clamped to the cell.
     fn rect(&mut self, x0: i32, y0: i32, x1: i32, y1: i32, alpha: f32) {
-        let (x0, x1) = (x0.clamp(0, self.w as i32) as u32, x1.clamp(0, self.w as i32) as u32);
-        let (y0, y1) = (y0.clamp(0, self.h as i32) as u32, y1.clamp(0, self.h as i32) as u32);
+        let (x0, x1) = (
+            x0.clamp(0, self.w as i32) as u32,
+            x1.clamp(0, self.w as i32) as u32,
+        );
+        let (y0, y1) = (
+            y0.clamp(0, self.h as i32) as u32,
+            y1.clamp(0, self.h as i32) as u32,
+        );
         for y in y0..y1 {
             for x in x0..x1 {
                 let c = &mut self.coverage[(y * self.w + x) as usize];
@@ -70,7 +80,11 @@ impl Canvas {
     }
 
     fn into_bitmap(self) -> Bitmap {
-        let bytes: Vec<u8> = self.coverage.iter().map(|c| (c * 255.0).round() as u8).collect();
+        let bytes: Vec<u8> = self
+            .coverage
+            .iter()
+            .map(|c| (c * 255.0).round() as u8)
+            .collect();
         Bitmap::from_mask(self.w, self.h, &bytes)
     }
 }
@@ -99,7 +113,12 @@ impl Lines {
 /// Draws `c` into a cell of `w × h` pixels with light lines `stroke` pixels thick.
 pub fn draw(c: char, w: u32, h: u32, stroke: u32) -> Option<Bitmap> {
     let mut canvas = Canvas::new(w, h);
-    let lines = Lines { light: stroke.max(1) as i32, heavy: (stroke.max(1) * 2) as i32, w: w as i32, h: h as i32 };
+    let lines = Lines {
+        light: stroke.max(1) as i32,
+        heavy: (stroke.max(1) * 2) as i32,
+        w: w as i32,
+        h: h as i32,
+    };
     let code = c as u32;
     match code {
         0x2500..=0x257F => {
@@ -108,7 +127,11 @@ pub fn draw(c: char, w: u32, h: u32, stroke: u32) -> Option<Bitmap> {
                 special_line(&mut canvas, &lines, code);
             } else {
                 let weights: Vec<u8> = arms.bytes().map(|b| b - b'0').collect();
-                draw_arms(&mut canvas, &lines, [weights[0], weights[1], weights[2], weights[3]]);
+                draw_arms(
+                    &mut canvas,
+                    &lines,
+                    [weights[0], weights[1], weights[2], weights[3]],
+                );
             }
         }
         0x2580..=0x259F => block(&mut canvas, code),
@@ -129,7 +152,10 @@ fn draw_arms(canvas: &mut Canvas, l: &Lines, [up, right, down, left]: [u8; 4]) {
         match weight {
             0 => (across / 2, across / 2),
             3 => (l.x0(l.light) - l.light, l.x0(l.light) + 2 * l.light),
-            _ => (l.x0(l.thickness(weight)), l.x0(l.thickness(weight)) + l.thickness(weight)),
+            _ => (
+                l.x0(l.thickness(weight)),
+                l.x0(l.thickness(weight)) + l.thickness(weight),
+            ),
         }
     };
     let (vx0, vx1) = reach(vertical, w);
@@ -220,9 +246,17 @@ fn special_line(canvas: &mut Canvas, l: &Lines, code: u32) {
                 let d = (((x - ox).powi(2) + (y - oy).powi(2)).sqrt() - r).abs();
                 t / 2.0 + 0.5 - d
             });
-            let (x0, x1) = if sx > 0.0 { (ox as i32, w) } else { (0, ox.ceil() as i32) };
+            let (x0, x1) = if sx > 0.0 {
+                (ox as i32, w)
+            } else {
+                (0, ox.ceil() as i32)
+            };
             canvas.rect(x0, l.y0(l.light), x1, l.y0(l.light) + l.light, 1.0);
-            let (y0, y1) = if sy > 0.0 { (oy as i32, h) } else { (0, oy.ceil() as i32) };
+            let (y0, y1) = if sy > 0.0 {
+                (oy as i32, h)
+            } else {
+                (0, oy.ceil() as i32)
+            };
             canvas.rect(l.x0(l.light), y0, l.x0(l.light) + l.light, y1, 1.0);
         }
         // Diagonals.
@@ -230,7 +264,8 @@ fn special_line(canvas: &mut Canvas, l: &Lines, code: u32) {
             let t = l.light as f32;
             let (wf, hf) = (w as f32, h as f32);
             let len = (wf * wf + hf * hf).sqrt();
-            let rising = move |x: f32, y: f32| t / 2.0 + 0.5 - ((hf * x + wf * y - wf * hf) / len).abs();
+            let rising =
+                move |x: f32, y: f32| t / 2.0 + 0.5 - ((hf * x + wf * y - wf * hf) / len).abs();
             let falling = move |x: f32, y: f32| t / 2.0 + 0.5 - ((hf * x - wf * y) / len).abs();
             if code != 0x2572 {
                 canvas.shape(rising);
@@ -277,7 +312,12 @@ fn block(canvas: &mut Canvas, code: u32) {
                 0x259E => [false, true, true, false],
                 _ => [false, true, true, true],
             };
-            let rects = [(0, 0, mx, my), (mx, 0, w, my), (0, my, mx, h), (mx, my, w, h)];
+            let rects = [
+                (0, 0, mx, my),
+                (mx, 0, w, my),
+                (0, my, mx, h),
+                (mx, my, w, h),
+            ];
             for (on, (x0, y0, x1, y1)) in quads.iter().zip(rects) {
                 if *on {
                     canvas.rect(x0, y0, x1, y1, 1.0);
@@ -303,13 +343,20 @@ fn powerline(canvas: &mut Canvas, l: &Lines, code: u32) {
             let mut inside = 0;
             for sy in 0..4 {
                 for sx in 0..4 {
-                    let (px, py) = (x - 0.5 + (sx as f32 + 0.5) / 4.0, y - 0.5 + (sy as f32 + 0.5) / 4.0);
+                    let (px, py) = (
+                        x - 0.5 + (sx as f32 + 0.5) / 4.0,
+                        y - 0.5 + (sy as f32 + 0.5) / 4.0,
+                    );
                     inside += (px <= edge_x(py)) as u32;
                 }
             }
             inside as f32 / 16.0
         } else {
-            let d = segment_distance((x, y), (0.0, 0.0), (w, half)).min(segment_distance((x, y), (w, half), (0.0, h)));
+            let d = segment_distance((x, y), (0.0, 0.0), (w, half)).min(segment_distance(
+                (x, y),
+                (w, half),
+                (0.0, h),
+            ));
             t / 2.0 + 0.5 - d
         }
     });
@@ -350,7 +397,11 @@ mod tests {
             let row = (0..h).find(|&y| alpha(&b, 0, y) == 255).unwrap();
             assert_eq!(alpha(&b, w - 1, row), 255);
             let cross = draw('┼', w, h, 1).unwrap();
-            assert_eq!(alpha(&cross, 0, row), 255, "the cross's arm is on the same row");
+            assert_eq!(
+                alpha(&cross, 0, row),
+                255,
+                "the cross's arm is on the same row"
+            );
             let col = (0..w).find(|&x| alpha(&cross, x, 0) == 255).unwrap();
             assert_eq!(alpha(&cross, col, h - 1), 255);
         }
@@ -364,7 +415,11 @@ mod tests {
         let upper = draw('▀', w, h, 1).unwrap();
         let lower = draw('▄', w, h, 1).unwrap();
         for y in 0..h {
-            assert_eq!(alpha(&upper, 4, y) as u32 + alpha(&lower, 4, y) as u32, 255, "row {y}");
+            assert_eq!(
+                alpha(&upper, 4, y) as u32 + alpha(&lower, 4, y) as u32,
+                255,
+                "row {y}"
+            );
         }
     }
 

@@ -45,7 +45,11 @@ pub struct Overlay {
 }
 
 /// The columns of `row` the selection covers, as a half-open range.
-pub fn selected_columns(selection: Option<ViewportSelection>, row: usize, cols: usize) -> Option<(usize, usize)> {
+pub fn selected_columns(
+    selection: Option<ViewportSelection>,
+    row: usize,
+    cols: usize,
+) -> Option<(usize, usize)> {
     let s = selection?;
     if row < s.start.0 || row > s.end.0 {
         return None;
@@ -66,7 +70,10 @@ pub fn row_hash(snapshot: &Snapshot, overlay: &Overlay, row: usize) -> u64 {
         h = cell_hash(h, cell);
     }
     if let Some(cursor) = overlay.cursor.filter(|c| c.row == row) {
-        h = mix(h, 1 << 63 | (cursor.col as u64) << 32 | (cursor.shape as u64) << 24 | rgb(cursor.color));
+        h = mix(
+            h,
+            1 << 63 | (cursor.col as u64) << 32 | (cursor.shape as u64) << 24 | rgb(cursor.color),
+        );
         h = mix(h, cursor.wide as u64 | (overlay.focused as u64) << 1);
     }
     if let Some((a, b)) = selected_columns(overlay.selection, row, snapshot.cols) {
@@ -93,17 +100,26 @@ pub fn plan(drawn: &[u64], new: &[u64]) -> Plan {
         (0..n)
             .filter(|&i| {
                 let from = i as i64 + shift as i64;
-                from >= 0 && (from as usize) < n && new[i] == drawn[from as usize] && new[i] != UNDRAWN
+                from >= 0
+                    && (from as usize) < n
+                    && new[i] == drawn[from as usize]
+                    && new[i] != UNDRAWN
             })
             .count()
     };
     let mut best = (0i32, matches(0));
-    if best.1 < n {
-        for shift in 1..n as i32 {
-            for s in [shift, -shift] {
-                let m = matches(s);
-                if m > best.1 {
-                    best = (s, m);
+    // Small shifts first: one line of output is by far the most common scroll, and a shift
+    // that accounts for every row that stayed on screen cannot be beaten.
+    'search: for shift in 1..n as i32 {
+        if best.1 == n {
+            break;
+        }
+        for s in [shift, -shift] {
+            let m = matches(s);
+            if m > best.1 {
+                best = (s, m);
+                if m == n - shift as usize {
+                    break 'search;
                 }
             }
         }
@@ -126,7 +142,13 @@ mod tests {
     fn one_line_scroll_draws_one_row() {
         let drawn: Vec<u64> = (10..60).collect();
         let new: Vec<u64> = (11..61).collect();
-        assert_eq!(plan(&drawn, &new), Plan { shift: 1, rows: vec![49] });
+        assert_eq!(
+            plan(&drawn, &new),
+            Plan {
+                shift: 1,
+                rows: vec![49]
+            }
+        );
     }
 
     #[test]
@@ -134,7 +156,13 @@ mod tests {
         let drawn: Vec<u64> = (0..5).collect();
         let mut new = drawn.clone();
         new[3] = 99;
-        assert_eq!(plan(&drawn, &new), Plan { shift: 0, rows: vec![3] });
+        assert_eq!(
+            plan(&drawn, &new),
+            Plan {
+                shift: 0,
+                rows: vec![3]
+            }
+        );
     }
 
     #[test]
@@ -142,7 +170,13 @@ mod tests {
         let drawn: Vec<u64> = (10..20).collect();
         let mut new = vec![99];
         new.extend(10..19);
-        assert_eq!(plan(&drawn, &new), Plan { shift: -1, rows: vec![0] });
+        assert_eq!(
+            plan(&drawn, &new),
+            Plan {
+                shift: -1,
+                rows: vec![0]
+            }
+        );
     }
 
     #[test]

@@ -1,7 +1,9 @@
 /// What can go wrong setting up or using the renderer.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error("no GPU adapter available (install Mesa's lavapipe, `mesa-vulkan-drivers`, on machines without a GPU): {0}")]
+    #[error(
+        "no GPU adapter available (install Mesa's lavapipe, `mesa-vulkan-drivers`, on machines without a GPU): {0}"
+    )]
     NoAdapter(String),
     #[error("cannot open the GPU device: {0}")]
     Device(String),

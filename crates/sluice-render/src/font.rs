@@ -7,7 +7,9 @@
 use std::collections::HashMap;
 
 use cosmic_text::fontdb::{self, Family, Query, Source};
-use cosmic_text::{Attrs, Buffer, CacheKey, FontSystem, Metrics, Shaping, Style, SwashCache, SwashImage, Weight};
+use cosmic_text::{
+    Attrs, Buffer, CacheKey, FontSystem, Metrics, Shaping, Style, SwashCache, SwashImage, Weight,
+};
 
 use crate::error::{Error, Result};
 
@@ -37,7 +39,11 @@ pub struct FontConfig {
 
 impl Default for FontConfig {
     fn default() -> Self {
-        Self { family: None, size_px: 16.0, system_fonts: true }
+        Self {
+            family: None,
+            size_px: 16.0,
+            system_fonts: true,
+        }
     }
 }
 
@@ -99,12 +105,23 @@ impl Fonts {
             }
             None => BUNDLED_FAMILY.to_string(),
         };
-        let locale = std::env::var("LANG").ok().and_then(|l| l.split('.').next().map(str::to_owned));
-        let mut system = FontSystem::new_with_locale_and_db(locale.unwrap_or_else(|| "en-US".into()), db);
+        let locale = std::env::var("LANG")
+            .ok()
+            .and_then(|l| l.split('.').next().map(str::to_owned));
+        let mut system =
+            FontSystem::new_with_locale_and_db(locale.unwrap_or_else(|| "en-US".into()), db);
         let size = config.size_px.clamp(4.0, 200.0);
         let metrics = cell_metrics(&mut system, &family, size)?;
         let shaper = Buffer::new(&mut system, Metrics::new(size, metrics.height as f32));
-        Ok(Self { system, swash: SwashCache::new(), family, size, metrics, shaper, shaped: HashMap::new() })
+        Ok(Self {
+            system,
+            swash: SwashCache::new(),
+            family,
+            size,
+            metrics,
+            shaper,
+            shaped: HashMap::new(),
+        })
     }
 
     pub fn metrics(&self) -> CellMetrics {
@@ -129,11 +146,23 @@ impl Fonts {
 
     fn shape_uncached(&mut self, text: &str, style: GlyphStyle, cells: u32) -> Vec<PlacedGlyph> {
         let emoji = text.chars().any(is_emoji);
-        let family = if emoji { Family::Name(EMOJI_FAMILY) } else { Family::Name(&self.family) };
+        let family = if emoji {
+            Family::Name(EMOJI_FAMILY)
+        } else {
+            Family::Name(&self.family)
+        };
         let attrs = Attrs::new()
             .family(family)
-            .weight(if style.bold { Weight::BOLD } else { Weight::NORMAL })
-            .style(if style.italic { Style::Italic } else { Style::Normal });
+            .weight(if style.bold {
+                Weight::BOLD
+            } else {
+                Weight::NORMAL
+            })
+            .style(if style.italic {
+                Style::Italic
+            } else {
+                Style::Normal
+            });
         self.shaper.set_text(text, &attrs, Shaping::Advanced, None);
         self.shaper.shape_until_scroll(&mut self.system, false);
         let mut glyphs = Vec::new();
@@ -141,7 +170,11 @@ impl Fonts {
         for run in self.shaper.layout_runs() {
             for glyph in run.glyphs {
                 let physical = glyph.physical((0.0, 0.0), 1.0);
-                glyphs.push(PlacedGlyph { key: physical.cache_key, x: physical.x, y: physical.y });
+                glyphs.push(PlacedGlyph {
+                    key: physical.cache_key,
+                    x: physical.x,
+                    y: physical.y,
+                });
                 advance = advance.max(glyph.x + glyph.w);
             }
         }
@@ -171,7 +204,11 @@ impl Fonts {
 }
 
 fn family_exists(db: &fontdb::Database, name: &str) -> bool {
-    db.faces().any(|face| face.families.iter().any(|(family, _)| family.eq_ignore_ascii_case(name)))
+    db.faces().any(|face| {
+        face.families
+            .iter()
+            .any(|(family, _)| family.eq_ignore_ascii_case(name))
+    })
 }
 
 /// Whether `c` is drawn from the colour emoji font by preference.
@@ -182,20 +219,41 @@ fn is_emoji(c: char) -> bool {
 /// The cell size: the advance of '0' by the ascent plus descent, rounded to whole pixels so
 /// that rows and columns land on pixel boundaries and box drawing joins exactly.
 fn cell_metrics(system: &mut FontSystem, family: &str, size: f32) -> Result<CellMetrics> {
-    let query = Query { families: &[Family::Name(family)], ..Query::default() };
-    let id = system.db().query(&query).ok_or_else(|| Error::Font(format!("no face for family {family:?}")))?;
-    let font = system.get_font(id, Weight::NORMAL).ok_or_else(|| Error::Font(format!("cannot load {family:?}")))?;
+    let query = Query {
+        families: &[Family::Name(family)],
+        ..Query::default()
+    };
+    let id = system
+        .db()
+        .query(&query)
+        .ok_or_else(|| Error::Font(format!("no face for family {family:?}")))?;
+    let font = system
+        .get_font(id, Weight::NORMAL)
+        .ok_or_else(|| Error::Font(format!("cannot load {family:?}")))?;
     let swash = font.as_swash();
     let metrics = swash.metrics(&[]).scale(size);
     let glyph = swash.charmap().map('0');
     let advance = swash.glyph_metrics(&[]).scale(size).advance_width(glyph);
     let width = advance.round().max(1.0) as u32;
     let ascent = metrics.ascent.round();
-    let height = (metrics.ascent + metrics.descent + metrics.leading).round().max(ascent + 1.0) as u32;
+    let height = (metrics.ascent + metrics.descent + metrics.leading)
+        .round()
+        .max(ascent + 1.0) as u32;
     let baseline = ascent as u32;
     let stroke = metrics.stroke_size.round().max(1.0) as u32;
     // underline_offset is the distance of the line's top below the baseline, negative upward.
-    let underline = (baseline as f32 - metrics.underline_offset).round().clamp(0.0, (height - stroke) as f32) as u32;
-    let strikeout = (baseline as f32 - metrics.strikeout_offset).round().clamp(0.0, (height - stroke) as f32) as u32;
-    Ok(CellMetrics { width, height, baseline, underline, strikeout, stroke })
+    let underline = (baseline as f32 - metrics.underline_offset)
+        .round()
+        .clamp(0.0, (height - stroke) as f32) as u32;
+    let strikeout = (baseline as f32 - metrics.strikeout_offset)
+        .round()
+        .clamp(0.0, (height - stroke) as f32) as u32;
+    Ok(CellMetrics {
+        width,
+        height,
+        baseline,
+        underline,
+        strikeout,
+        stroke,
+    })
 }

@@ -16,17 +16,27 @@ impl Image {
     /// The pixel at (x, y).
     pub fn pixel(&self, x: u32, y: u32) -> [u8; 4] {
         let i = ((y * self.width + x) * 4) as usize;
-        [self.rgba[i], self.rgba[i + 1], self.rgba[i + 2], self.rgba[i + 3]]
+        [
+            self.rgba[i],
+            self.rgba[i + 1],
+            self.rgba[i + 2],
+            self.rgba[i + 3],
+        ]
     }
 
     /// Writes the image as a PNG file.
     pub fn save_png(&self, path: &Path) -> Result<()> {
-        let file = std::fs::File::create(path).map_err(|e| Error::Image(format!("{}: {e}", path.display())))?;
+        let file = std::fs::File::create(path)
+            .map_err(|e| Error::Image(format!("{}: {e}", path.display())))?;
         let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), self.width, self.height);
         encoder.set_color(png::ColorType::Rgba);
         encoder.set_depth(png::BitDepth::Eight);
-        let mut writer = encoder.write_header().map_err(|e| Error::Image(e.to_string()))?;
-        writer.write_image_data(&self.rgba).map_err(|e| Error::Image(e.to_string()))
+        let mut writer = encoder
+            .write_header()
+            .map_err(|e| Error::Image(e.to_string()))?;
+        writer
+            .write_image_data(&self.rgba)
+            .map_err(|e| Error::Image(e.to_string()))
     }
 }
 
@@ -40,14 +50,17 @@ pub(crate) fn read_texture(
     let (width, height) = (texture.width(), texture.height());
     // Rows of a buffer copy must be a multiple of 256 bytes.
     let row_bytes = width * 4;
-    let padded = row_bytes.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    let padded =
+        row_bytes.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
     let buffer = device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("readback"),
         size: (padded * height) as u64,
         usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
         mapped_at_creation: false,
     });
-    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("readback") });
+    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+        label: Some("readback"),
+    });
     encoder.copy_texture_to_buffer(
         wgpu::TexelCopyTextureInfo {
             texture,
@@ -57,9 +70,17 @@ pub(crate) fn read_texture(
         },
         wgpu::TexelCopyBufferInfo {
             buffer: &buffer,
-            layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(padded), rows_per_image: Some(height) },
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(padded),
+                rows_per_image: Some(height),
+            },
         },
-        wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+        wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        },
     );
     queue.submit([encoder.finish()]);
     let slice = buffer.slice(..);
@@ -68,20 +89,34 @@ pub(crate) fn read_texture(
         let _ = tx.send(r);
     });
     device
-        .poll(wgpu::PollType::Wait { submission_index: None, timeout: None })
+        .poll(wgpu::PollType::Wait {
+            submission_index: None,
+            timeout: None,
+        })
         .map_err(|e| Error::Readback(e.to_string()))?;
-    rx.recv().map_err(|e| Error::Readback(e.to_string()))?.map_err(|e| Error::Readback(e.to_string()))?;
-    let data = slice.get_mapped_range().map_err(|e| Error::Readback(e.to_string()))?;
+    rx.recv()
+        .map_err(|e| Error::Readback(e.to_string()))?
+        .map_err(|e| Error::Readback(e.to_string()))?;
+    let data = slice
+        .get_mapped_range()
+        .map_err(|e| Error::Readback(e.to_string()))?;
     let mut rgba = Vec::with_capacity((row_bytes * height) as usize);
     for row in data.chunks(padded as usize).take(height as usize) {
         rgba.extend_from_slice(&row[..row_bytes as usize]);
     }
     drop(data);
     buffer.unmap();
-    if matches!(format, wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb) {
+    if matches!(
+        format,
+        wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb
+    ) {
         for pixel in rgba.chunks_exact_mut(4) {
             pixel.swap(0, 2);
         }
     }
-    Ok(Image { width, height, rgba })
+    Ok(Image {
+        width,
+        height,
+        rgba,
+    })
 }

@@ -28,3 +28,4 @@ pub use image::Image;
 pub use offscreen::Offscreen;
 pub use renderer::{FrameReport, Renderer};
 pub use surface::{Presented, WindowSurface};
+pub use wgpu;

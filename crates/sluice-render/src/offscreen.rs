@@ -18,7 +18,12 @@ impl Offscreen {
     /// Opens the default adapter. Fails, never falls back to nothing, when there is none.
     pub fn new(fonts: &FontConfig) -> Result<Self> {
         let gpu = Gpu::headless()?;
-        let renderer = Renderer::new(&gpu.device, &gpu.queue, wgpu::TextureFormat::Rgba8Unorm, fonts)?;
+        let renderer = Renderer::new(
+            &gpu.device,
+            &gpu.queue,
+            wgpu::TextureFormat::Rgba8Unorm,
+            fonts,
+        )?;
         Ok(Self { gpu, renderer })
     }
 
@@ -35,6 +40,9 @@ impl Offscreen {
 
     /// Waits until the GPU has finished everything submitted (for timing whole frames).
     pub fn wait_idle(&self) {
-        let _ = self.gpu.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: None });
+        let _ = self.gpu.device.poll(wgpu::PollType::Wait {
+            submission_index: None,
+            timeout: None,
+        });
     }
 }

@@ -68,7 +68,12 @@ pub struct Renderer {
 
 impl Renderer {
     /// A renderer drawing frames of `format` (the surface's format, or `Rgba8Unorm` offscreen).
-    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, format: wgpu::TextureFormat, fonts: &FontConfig) -> Result<Self> {
+    pub fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        format: wgpu::TextureFormat,
+        fonts: &FontConfig,
+    ) -> Result<Self> {
         let fonts = Fonts::new(fonts)?;
         let atlas = Atlas::new(device);
         let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -131,7 +136,10 @@ impl Renderer {
                 })],
                 compilation_options: Default::default(),
             }),
-            primitive: wgpu::PrimitiveState { topology: wgpu::PrimitiveTopology::TriangleStrip, ..Default::default() },
+            primitive: wgpu::PrimitiveState {
+                topology: wgpu::PrimitiveTopology::TriangleStrip,
+                ..Default::default()
+            },
             depth_stencil: None,
             multisample: wgpu::MultisampleState::default(),
             multiview_mask: None,
@@ -184,7 +192,10 @@ impl Renderer {
     /// The frame's size in pixels for a grid of `cols × rows`.
     pub fn frame_size(&self, cols: usize, rows: usize) -> (u32, u32) {
         let m = self.fonts.metrics();
-        ((cols as u32 * m.width).max(1), (rows as u32 * m.height).max(1))
+        (
+            (cols as u32 * m.width).max(1),
+            (rows as u32 * m.height).max(1),
+        )
     }
 
     /// Changes the font (size or family). Everything is redrawn at the next frame.
@@ -202,13 +213,21 @@ impl Renderer {
 
     fn ensure_frames(&mut self, cols: usize, rows: usize) {
         let (width, height) = self.frame_size(cols, rows);
-        if self.frames.as_ref().is_some_and(|f| f.width == width && f.height == height) {
+        if self
+            .frames
+            .as_ref()
+            .is_some_and(|f| f.width == width && f.height == height)
+        {
             return;
         }
         let make = |label| {
             self.device.create_texture(&wgpu::TextureDescriptor {
                 label: Some(label),
-                size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+                size: wgpu::Extent3d {
+                    width,
+                    height,
+                    depth_or_array_layers: 1,
+                },
                 mip_level_count: 1,
                 sample_count: 1,
                 dimension: wgpu::TextureDimension::D2,
@@ -225,19 +244,36 @@ impl Renderer {
             textures[0].create_view(&wgpu::TextureViewDescriptor::default()),
             textures[1].create_view(&wgpu::TextureViewDescriptor::default()),
         ];
-        self.frames = Some(Frames { textures, views, current: 0, width, height });
+        self.frames = Some(Frames {
+            textures,
+            views,
+            current: 0,
+            width,
+            height,
+        });
         self.drawn = vec![UNDRAWN; rows];
         self.bind_groups.clear();
-        let globals = Globals { target_size: [width as f32, height as f32], atlas_size: [ATLAS_SIZE as f32; 2] };
-        self.queue.write_buffer(&self.globals, 0, bytemuck::bytes_of(&globals));
-        self.bind_groups.push(self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("cell bind group"),
-            layout: &self.bind_group_layout,
-            entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: self.globals.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(&self.atlas.view) },
-            ],
-        }));
+        let globals = Globals {
+            target_size: [width as f32, height as f32],
+            atlas_size: [ATLAS_SIZE as f32; 2],
+        };
+        self.queue
+            .write_buffer(&self.globals, 0, bytemuck::bytes_of(&globals));
+        self.bind_groups
+            .push(self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("cell bind group"),
+                layout: &self.bind_group_layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: self.globals.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: wgpu::BindingResource::TextureView(&self.atlas.view),
+                    },
+                ],
+            }));
     }
 
     /// Draws what changed in `snapshot` since the last call (its damage is consumed).
@@ -250,14 +286,22 @@ impl Renderer {
         }
         self.ensure_frames(cols, rows);
 
-        let overlay = Overlay { cursor: snapshot.cursor, selection: snapshot.selection, focused: self.focused };
+        let overlay = Overlay {
+            cursor: snapshot.cursor,
+            selection: snapshot.selection,
+            focused: self.focused,
+        };
         let cursor_row = overlay.cursor.map(|c| c.row);
         let everything = full
             || self.drawn.iter().all(|&h| h == UNDRAWN)
-            || self.last_overlay.is_none_or(|o| o.selection != overlay.selection || o.focused != overlay.focused)
+            || self
+                .last_overlay
+                .is_none_or(|o| o.selection != overlay.selection || o.focused != overlay.focused)
             || self.last_display_offset != snapshot.display_offset;
         let plan = if everything {
-            let new: Vec<u64> = (0..rows).map(|r| damage::row_hash(snapshot, &overlay, r)).collect();
+            let new: Vec<u64> = (0..rows)
+                .map(|r| damage::row_hash(snapshot, &overlay, r))
+                .collect();
             let plan = damage::plan(&self.drawn, &new);
             (plan, Some(new))
         } else {
@@ -278,7 +322,11 @@ impl Renderer {
         self.last_overlay = Some(overlay);
         self.last_display_offset = snapshot.display_offset;
 
-        let mut encoder = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("frame"),
+            });
         if plan.shift != 0 {
             self.shift_frame(&mut encoder, plan.shift, rows);
         }
@@ -305,22 +353,38 @@ impl Renderer {
         let ch = self.fonts.metrics().height;
         let frames = self.frames.as_mut().expect("frames exist");
         let moved = rows - shift.unsigned_abs() as usize;
-        let (src_row, dst_row) = if shift > 0 { (shift as u32, 0) } else { (0, (-shift) as u32) };
+        let (src_row, dst_row) = if shift > 0 {
+            (shift as u32, 0)
+        } else {
+            (0, (-shift) as u32)
+        };
         let (src, dst) = (frames.current, 1 - frames.current);
         encoder.copy_texture_to_texture(
             wgpu::TexelCopyTextureInfo {
                 texture: &frames.textures[src],
                 mip_level: 0,
-                origin: wgpu::Origin3d { x: 0, y: src_row * ch, z: 0 },
+                origin: wgpu::Origin3d {
+                    x: 0,
+                    y: src_row * ch,
+                    z: 0,
+                },
                 aspect: wgpu::TextureAspect::All,
             },
             wgpu::TexelCopyTextureInfo {
                 texture: &frames.textures[dst],
                 mip_level: 0,
-                origin: wgpu::Origin3d { x: 0, y: dst_row * ch, z: 0 },
+                origin: wgpu::Origin3d {
+                    x: 0,
+                    y: dst_row * ch,
+                    z: 0,
+                },
                 aspect: wgpu::TextureAspect::All,
             },
-            wgpu::Extent3d { width: frames.width, height: moved as u32 * ch, depth_or_array_layers: 1 },
+            wgpu::Extent3d {
+                width: frames.width,
+                height: moved as u32 * ch,
+                depth_or_array_layers: 1,
+            },
         );
         frames.current = dst;
         let mut shifted = vec![UNDRAWN; rows];
@@ -333,7 +397,13 @@ impl Renderer {
         self.drawn = shifted;
     }
 
-    fn draw_rows(&mut self, encoder: &mut wgpu::CommandEncoder, snapshot: &Snapshot, overlay: &Overlay, rows: &[usize]) -> usize {
+    fn draw_rows(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        snapshot: &Snapshot,
+        overlay: &Overlay,
+        rows: &[usize],
+    ) -> usize {
         if rows.is_empty() {
             return 0;
         }
@@ -349,7 +419,10 @@ impl Renderer {
                 metrics,
                 out: &mut instances,
             };
-            if rows.iter().all(|&row| builder.build(snapshot, overlay, row).is_ok()) {
+            if rows
+                .iter()
+                .all(|&row| builder.build(snapshot, overlay, row).is_ok())
+            {
                 built = true;
                 break;
             }
@@ -366,7 +439,8 @@ impl Renderer {
             self.instance_capacity = instances.len().next_power_of_two();
             self.instances = Self::instance_buffer(&self.device, self.instance_capacity);
         }
-        self.queue.write_buffer(&self.instances, 0, bytemuck::cast_slice(&instances));
+        self.queue
+            .write_buffer(&self.instances, 0, bytemuck::cast_slice(&instances));
         let frames = self.frames.as_ref().expect("frames exist");
         {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -375,7 +449,10 @@ impl Renderer {
                     view: &frames.views[frames.current],
                     depth_slice: None,
                     resolve_target: None,
-                    ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Load,
+                        store: wgpu::StoreOp::Store,
+                    },
                 })],
                 ..Default::default()
             });
@@ -401,8 +478,16 @@ impl Renderer {
 
     /// Reads the current frame back from the GPU.
     pub fn read_frame(&self) -> Result<Image> {
-        let frames = self.frames.as_ref().ok_or_else(|| crate::Error::Readback("nothing rendered yet".into()))?;
-        crate::image::read_texture(&self.device, &self.queue, &frames.textures[frames.current], self.format)
+        let frames = self
+            .frames
+            .as_ref()
+            .ok_or_else(|| crate::Error::Readback("nothing rendered yet".into()))?;
+        crate::image::read_texture(
+            &self.device,
+            &self.queue,
+            &frames.textures[frames.current],
+            self.format,
+        )
     }
 
     pub(crate) fn device(&self) -> &wgpu::Device {

@@ -29,7 +29,12 @@ const COLOR_IMAGE: u32 = 2;
 const CURLY_UNDERLINE: u32 = 0x11_0000;
 
 fn rgba(c: Rgb) -> [f32; 4] {
-    [c.r as f32 / 255.0, c.g as f32 / 255.0, c.b as f32 / 255.0, 1.0]
+    [
+        c.r as f32 / 255.0,
+        c.g as f32 / 255.0,
+        c.b as f32 / 255.0,
+        1.0,
+    ]
 }
 
 /// Everything needed to build a row's quads.
@@ -42,16 +47,31 @@ pub struct RowBuilder<'a> {
 }
 
 impl RowBuilder<'_> {
-    fn push(&mut self, kind: u32, x: f32, y: f32, w: f32, h: f32, uv: [f32; 2], color: [f32; 4], clip: [f32; 2]) {
-        self.out.push(Instance { pos: [x, y], size: [w, h], uv, color, clip, kind, _pad: 0 });
+    /// Appends a quad; `rect` is x, y, width, height in pixels.
+    fn push(&mut self, kind: u32, rect: [f32; 4], uv: [f32; 2], color: [f32; 4], clip: [f32; 2]) {
+        let [x, y, w, h] = rect;
+        self.out.push(Instance {
+            pos: [x, y],
+            size: [w, h],
+            uv,
+            color,
+            clip,
+            kind,
+            _pad: 0,
+        });
     }
 
     fn rect(&mut self, x: f32, y: f32, w: f32, h: f32, color: Rgb, clip: [f32; 2]) {
-        self.push(SOLID, x, y, w, h, [0.0; 2], rgba(color), clip);
+        self.push(SOLID, [x, y, w, h], [0.0; 2], rgba(color), clip);
     }
 
     /// Appends the quads for `row` of `snapshot`. Fails only when the atlas is full.
-    pub fn build(&mut self, snapshot: &Snapshot, overlay: &Overlay, row: usize) -> Result<(), AtlasFull> {
+    pub fn build(
+        &mut self,
+        snapshot: &Snapshot,
+        overlay: &Overlay,
+        row: usize,
+    ) -> Result<(), AtlasFull> {
         let m = self.metrics;
         let (cw, ch) = (m.width as f32, m.height as f32);
         let top = row as f32 * ch;
@@ -63,24 +83,48 @@ impl RowBuilder<'_> {
             if selected.is_some_and(|(a, b)| col >= a && col < b) {
                 inverse = !inverse;
             }
-            if inverse { (cell.bg, cell.fg) } else { (cell.fg, cell.bg) }
+            if inverse {
+                (cell.bg, cell.fg)
+            } else {
+                (cell.fg, cell.bg)
+            }
         };
 
         // Backgrounds, one quad per run of equal colour. They cover the whole row, so they
         // also erase whatever was drawn there before.
         let mut run_start = 0;
-        let mut run_color = cells.first().map(|c| colors(0, c).1).unwrap_or(snapshot.background);
+        let mut run_color = cells
+            .first()
+            .map(|c| colors(0, c).1)
+            .unwrap_or(snapshot.background);
         for (col, cell) in cells.iter().enumerate().skip(1) {
             let bg = colors(col, cell).1;
             if bg != run_color {
-                self.rect(run_start as f32 * cw, top, (col - run_start) as f32 * cw, ch, run_color, clip);
+                self.rect(
+                    run_start as f32 * cw,
+                    top,
+                    (col - run_start) as f32 * cw,
+                    ch,
+                    run_color,
+                    clip,
+                );
                 (run_start, run_color) = (col, bg);
             }
         }
-        self.rect(run_start as f32 * cw, top, (cells.len() - run_start) as f32 * cw, ch, run_color, clip);
+        self.rect(
+            run_start as f32 * cw,
+            top,
+            (cells.len() - run_start) as f32 * cw,
+            ch,
+            run_color,
+            clip,
+        );
 
         for (col, cell) in cells.iter().enumerate() {
-            if cell.flags.intersects(CellFlags::WIDE_CHAR_SPACER | CellFlags::LEADING_WIDE_CHAR_SPACER) {
+            if cell
+                .flags
+                .intersects(CellFlags::WIDE_CHAR_SPACER | CellFlags::LEADING_WIDE_CHAR_SPACER)
+            {
                 continue;
             }
             let (fg, _) = colors(col, cell);
@@ -90,14 +134,30 @@ impl RowBuilder<'_> {
             self.decorations(cell, col, top, fg, clip)?;
         }
 
-        if let Some(cursor) = overlay.cursor.filter(|c| c.row == row && c.col < cells.len()) {
-            self.cursor(snapshot, overlay, cursor, colors(cursor.col, &cells[cursor.col]).1, clip)?;
+        if let Some(cursor) = overlay
+            .cursor
+            .filter(|c| c.row == row && c.col < cells.len())
+        {
+            self.cursor(
+                snapshot,
+                overlay,
+                cursor,
+                colors(cursor.col, &cells[cursor.col]).1,
+                clip,
+            )?;
         }
         Ok(())
     }
 
     /// Draws the cell's character: a sprite for box drawing, else its shaped glyphs.
-    fn glyph(&mut self, cell: &RenderCell, col: usize, row: usize, color: Rgb, clip: [f32; 2]) -> Result<(), AtlasFull> {
+    fn glyph(
+        &mut self,
+        cell: &RenderCell,
+        col: usize,
+        row: usize,
+        color: Rgb,
+        clip: [f32; 2],
+    ) -> Result<(), AtlasFull> {
         if cell.c == ' ' && cell.zerowidth.is_none() {
             return Ok(());
         }
@@ -105,7 +165,11 @@ impl RowBuilder<'_> {
         let (x, top) = (col as f32 * m.width as f32, row as f32 * m.height as f32);
         if boxdraw::is_sprite(cell.c) {
             let (c, w, h, stroke) = (cell.c, m.width, m.height, m.stroke);
-            let entry = self.atlas.get_or_insert(self.queue, AtlasKey::Sprite(c as u32), || boxdraw::draw(c, w, h, stroke))?;
+            let entry = self
+                .atlas
+                .get_or_insert(self.queue, AtlasKey::Sprite(c as u32), || {
+                    boxdraw::draw(c, w, h, stroke)
+                })?;
             if let Some(e) = entry {
                 self.image(e, x, top, color, clip);
             }
@@ -116,15 +180,24 @@ impl RowBuilder<'_> {
         if let Some(marks) = &cell.zerowidth {
             text.extend(marks.iter());
         }
-        let style = GlyphStyle { bold: cell.flags.contains(CellFlags::BOLD), italic: cell.flags.contains(CellFlags::ITALIC) };
-        let cells = if cell.flags.contains(CellFlags::WIDE_CHAR) { 2 } else { 1 };
+        let style = GlyphStyle {
+            bold: cell.flags.contains(CellFlags::BOLD),
+            italic: cell.flags.contains(CellFlags::ITALIC),
+        };
+        let cells = if cell.flags.contains(CellFlags::WIDE_CHAR) {
+            2
+        } else {
+            1
+        };
         let glyphs = self.fonts.shape(&text, style, cells).to_vec();
         let baseline = top + m.baseline as f32;
         for glyph in glyphs {
             let fonts = &mut *self.fonts;
             let entry = self
                 .atlas
-                .get_or_insert(self.queue, AtlasKey::Glyph(glyph.key), || fonts.rasterize(glyph.key).map(|i| Bitmap::from_swash(&i)))?;
+                .get_or_insert(self.queue, AtlasKey::Glyph(glyph.key), || {
+                    fonts.rasterize(glyph.key).map(|i| Bitmap::from_swash(&i))
+                })?;
             if let Some(e) = entry {
                 let gx = x + (glyph.x + e.left) as f32;
                 let gy = baseline + (glyph.y - e.top) as f32;
@@ -136,17 +209,29 @@ impl RowBuilder<'_> {
 
     fn image(&mut self, e: AtlasEntry, x: f32, y: f32, color: Rgb, clip: [f32; 2]) {
         let kind = if e.color { COLOR_IMAGE } else { MASK };
-        self.push(kind, x, y, e.width as f32, e.height as f32, [e.x as f32, e.y as f32], rgba(color), clip);
+        let rect = [x, y, e.width as f32, e.height as f32];
+        self.push(kind, rect, [e.x as f32, e.y as f32], rgba(color), clip);
     }
 
     /// Underlines (in their own colour if set) and strikethrough.
-    fn decorations(&mut self, cell: &RenderCell, col: usize, top: f32, fg: Rgb, clip: [f32; 2]) -> Result<(), AtlasFull> {
+    fn decorations(
+        &mut self,
+        cell: &RenderCell,
+        col: usize,
+        top: f32,
+        fg: Rgb,
+        clip: [f32; 2],
+    ) -> Result<(), AtlasFull> {
         let flags = cell.flags;
         if !flags.intersects(CellFlags::ALL_UNDERLINES | CellFlags::STRIKEOUT) {
             return Ok(());
         }
         let m = self.metrics;
-        let cells = if flags.contains(CellFlags::WIDE_CHAR) { 2 } else { 1 };
+        let cells = if flags.contains(CellFlags::WIDE_CHAR) {
+            2
+        } else {
+            1
+        };
         let (x, w) = (col as f32 * m.width as f32, (m.width * cells) as f32);
         let t = m.stroke as f32;
         let y = top + m.underline as f32;
@@ -157,7 +242,11 @@ impl RowBuilder<'_> {
         if flags.contains(CellFlags::DOUBLE_UNDERLINE) {
             // The second line goes above the first when there is no room below.
             let below = y + 2.0 * t;
-            let second = if below + t <= top + m.height as f32 { below } else { y - 2.0 * t };
+            let second = if below + t <= top + m.height as f32 {
+                below
+            } else {
+                y - 2.0 * t
+            };
             self.rect(x, y, w, t, color, clip);
             self.rect(x, second, w, t, color, clip);
         }
@@ -179,9 +268,11 @@ impl RowBuilder<'_> {
         if flags.contains(CellFlags::UNDERCURL) {
             let height = (m.stroke * 3).max(3);
             let (cw, stroke) = (m.width, m.stroke);
-            let entry = self
-                .atlas
-                .get_or_insert(self.queue, AtlasKey::Sprite(CURLY_UNDERLINE), || Some(boxdraw::curly_underline(cw, height, stroke)))?;
+            let entry =
+                self.atlas
+                    .get_or_insert(self.queue, AtlasKey::Sprite(CURLY_UNDERLINE), || {
+                        Some(boxdraw::curly_underline(cw, height, stroke))
+                    })?;
             let curl_top = (y - height as f32 / 2.0).min(top + m.height as f32 - height as f32);
             if let Some(e) = entry {
                 for i in 0..cells {
@@ -205,7 +296,10 @@ impl RowBuilder<'_> {
     ) -> Result<(), AtlasFull> {
         let m = self.metrics;
         let cells = if cursor.wide { 2 } else { 1 };
-        let (x, top) = (cursor.col as f32 * m.width as f32, cursor.row as f32 * m.height as f32);
+        let (x, top) = (
+            cursor.col as f32 * m.width as f32,
+            cursor.row as f32 * m.height as f32,
+        );
         let (w, h) = ((m.width * cells) as f32, m.height as f32);
         let t = m.stroke.max(1) as f32;
         let shape = match cursor.shape {
@@ -227,8 +321,17 @@ impl RowBuilder<'_> {
                 self.rect(x, top, t, h, cursor.color, clip);
                 self.rect(x + w - t, top, t, h, cursor.color, clip);
             }
-            CursorShape::Beam => self.rect(x, top, (2.0 * t).max((m.width as f32 / 8.0).round()), h, cursor.color, clip),
-            CursorShape::Underline => self.rect(x, top + h - 2.0 * t, w, 2.0 * t, cursor.color, clip),
+            CursorShape::Beam => self.rect(
+                x,
+                top,
+                (2.0 * t).max((m.width as f32 / 8.0).round()),
+                h,
+                cursor.color,
+                clip,
+            ),
+            CursorShape::Underline => {
+                self.rect(x, top + h - 2.0 * t, w, 2.0 * t, cursor.color, clip)
+            }
             CursorShape::Hidden => {}
         }
         Ok(())

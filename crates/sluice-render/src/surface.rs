@@ -37,7 +37,12 @@ impl<'w> WindowSurface<'w> {
     ///
     /// A non-sRGB format is preferred: terminal colours are sRGB values and are blended as
     /// such, as other terminals do. Fifo paces presents to the display where it can.
-    pub fn new(surface: wgpu::Surface<'w>, adapter: &wgpu::Adapter, device: &wgpu::Device, size: (u32, u32)) -> Result<Self> {
+    pub fn new(
+        surface: wgpu::Surface<'w>,
+        adapter: &wgpu::Adapter,
+        device: &wgpu::Device,
+        size: (u32, u32),
+    ) -> Result<Self> {
         let caps = surface.get_capabilities(adapter);
         let format = caps
             .formats
@@ -53,7 +58,11 @@ impl<'w> WindowSurface<'w> {
             height: size.1.max(1),
             present_mode: wgpu::PresentMode::Fifo,
             desired_maximum_frame_latency: 1,
-            alpha_mode: caps.alpha_modes.first().copied().unwrap_or(wgpu::CompositeAlphaMode::Auto),
+            alpha_mode: caps
+                .alpha_modes
+                .first()
+                .copied()
+                .unwrap_or(wgpu::CompositeAlphaMode::Auto),
             view_formats: vec![],
             color_space: wgpu::SurfaceColorSpace::Auto,
         };
@@ -104,7 +113,11 @@ impl<'w> WindowSurface<'w> {
             fragment: Some(wgpu::FragmentState {
                 module: &shader,
                 entry_point: Some("fs_main"),
-                targets: &[Some(wgpu::ColorTargetState { format, blend: None, write_mask: wgpu::ColorWrites::ALL })],
+                targets: &[Some(wgpu::ColorTargetState {
+                    format,
+                    blend: None,
+                    write_mask: wgpu::ColorWrites::ALL,
+                })],
                 compilation_options: Default::default(),
             }),
             primitive: wgpu::PrimitiveState::default(),
@@ -113,8 +126,18 @@ impl<'w> WindowSurface<'w> {
             multiview_mask: None,
             cache: None,
         });
-        let uniform = uniform_buffer(device, "blit uniform", bytemuck::bytes_of(&BlitUniform::zeroed()));
-        Ok(Self { surface, config, pipeline, layout, uniform })
+        let uniform = uniform_buffer(
+            device,
+            "blit uniform",
+            bytemuck::bytes_of(&BlitUniform::zeroed()),
+        );
+        Ok(Self {
+            surface,
+            config,
+            pipeline,
+            layout,
+            uniform,
+        })
     }
 
     /// The texture format frames must be rendered in for this surface.
@@ -138,13 +161,21 @@ impl<'w> WindowSurface<'w> {
 
     /// Shows the renderer's current frame, with `padding` pixels left and top, the rest of
     /// the window filled with `background`.
-    pub fn present(&mut self, renderer: &Renderer, padding: (u32, u32), background: sluice_term::Rgb) -> Presented {
-        let (Some(frame_view), Some((fw, fh))) = (renderer.frame_view(), renderer.frame_dimensions()) else {
+    pub fn present(
+        &mut self,
+        renderer: &Renderer,
+        padding: (u32, u32),
+        background: sluice_term::Rgb,
+    ) -> Presented {
+        let (Some(frame_view), Some((fw, fh))) =
+            (renderer.frame_view(), renderer.frame_dimensions())
+        else {
             return Presented::Skipped;
         };
         let device = renderer.device();
         let texture = match self.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(t) | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
+            wgpu::CurrentSurfaceTexture::Success(t)
+            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
             other => {
                 tracing::debug!(?other, "surface not available; reconfiguring");
                 self.surface.configure(device, &self.config);
@@ -154,19 +185,36 @@ impl<'w> WindowSurface<'w> {
         let uniform = BlitUniform {
             offset: [padding.0 as f32, padding.1 as f32],
             frame_size: [fw as f32, fh as f32],
-            background: [background.r as f32 / 255.0, background.g as f32 / 255.0, background.b as f32 / 255.0, 1.0],
+            background: [
+                background.r as f32 / 255.0,
+                background.g as f32 / 255.0,
+                background.b as f32 / 255.0,
+                1.0,
+            ],
         };
-        renderer.queue().write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
+        renderer
+            .queue()
+            .write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
         let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("blit bind group"),
             layout: &self.layout,
             entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: self.uniform.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(frame_view) },
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: self.uniform.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::TextureView(frame_view),
+                },
             ],
         });
-        let view = texture.texture.create_view(&wgpu::TextureViewDescriptor::default());
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("present") });
+        let view = texture
+            .texture
+            .create_view(&wgpu::TextureViewDescriptor::default());
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("present"),
+        });
         {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("blit"),
@@ -174,7 +222,10 @@ impl<'w> WindowSurface<'w> {
                     view: &view,
                     depth_slice: None,
                     resolve_target: None,
-                    ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::BLACK), store: wgpu::StoreOp::Store },
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                        store: wgpu::StoreOp::Store,
+                    },
                 })],
                 ..Default::default()
             });

@@ -5,7 +5,8 @@ use sluice_render::{FontConfig, Image, Offscreen};
 use sluice_term::{Replay, Snapshot};
 
 fn offscreen() -> Offscreen {
-    Offscreen::new(&FontConfig::default()).expect("a GPU adapter (install mesa-vulkan-drivers for lavapipe)")
+    Offscreen::new(&FontConfig::default())
+        .expect("a GPU adapter (install mesa-vulkan-drivers for lavapipe)")
 }
 
 fn render(gpu: &mut Offscreen, replay: &mut Replay, snapshot: &mut Snapshot) -> Image {
@@ -34,7 +35,9 @@ fn known_cells_give_known_colours_at_known_pixels() {
     let image = render(&mut gpu, &mut replay, &mut snapshot);
     image.save_png(&out_dir().join("known_cells.png")).unwrap();
     assert_eq!((image.width, image.height), (10 * m.width, 3 * m.height));
-    let centre = |col: u32, row: u32| image.pixel(col * m.width + m.width / 2, row * m.height + m.height / 2);
+    let centre = |col: u32, row: u32| {
+        image.pixel(col * m.width + m.width / 2, row * m.height + m.height / 2)
+    };
     assert_eq!(centre(0, 0), RED);
     assert_eq!(centre(1, 0), RED);
     assert_eq!(centre(2, 0), BACKGROUND);
@@ -54,11 +57,17 @@ fn text_is_drawn_in_its_foreground_colour() {
     replay.feed(b"\x1b[?25l\x1b[31mW");
     let mut snapshot = Snapshot::default();
     let image = render(&mut gpu, &mut replay, &mut snapshot);
-    let cell: Vec<[u8; 4]> =
-        (0..m.height).flat_map(|y| (0..m.width).map(move |x| (x, y))).map(|(x, y)| image.pixel(x, y)).collect();
-    assert!(cell.contains(&RED), "the glyph's solid pixels are the foreground colour");
+    let cell: Vec<[u8; 4]> = (0..m.height)
+        .flat_map(|y| (0..m.width).map(move |x| (x, y)))
+        .map(|(x, y)| image.pixel(x, y))
+        .collect();
+    assert!(
+        cell.contains(&RED),
+        "the glyph's solid pixels are the foreground colour"
+    );
     assert!(cell.contains(&BACKGROUND), "and it does not fill its cell");
-    let empty = (m.width..2 * m.width).all(|x| (0..m.height).all(|y| image.pixel(x, y) == BACKGROUND));
+    let empty =
+        (m.width..2 * m.width).all(|x| (0..m.height).all(|y| image.pixel(x, y) == BACKGROUND));
     assert!(empty, "nothing spills into the next cell");
 }
 
@@ -126,6 +135,9 @@ fn box_drawing_lines_have_no_gaps() {
     assert!(solid_col.is_some(), "a continuous vertical line");
 }
 
+/// One change to the terminal in a recorded sequence.
+type Step = Box<dyn Fn(&mut Replay)>;
+
 /// Renders a recorded sequence step by step, once with damage tracking and once redrawing
 /// everything each frame, and requires identical pixels after every step.
 #[test]
@@ -135,24 +147,41 @@ fn damage_rendering_equals_full_redraw_frame_by_frame() {
     let mut replay = Replay::new(40, 12, 100);
     let mut snapshot = Snapshot::default();
 
-    let mut steps: Vec<Box<dyn Fn(&mut Replay)>> = Vec::new();
-    steps.push(Box::new(|r| r.feed(b"\x1b[1;32m$\x1b[0m ls --color\r\n\x1b[34mdir\x1b[0m  file  \x1b[4munder\x1b[0m\r\n")));
+    let mut steps: Vec<Step> = Vec::new();
+    steps.push(Box::new(|r| {
+        r.feed(
+            b"\x1b[1;32m$\x1b[0m ls --color\r\n\x1b[34mdir\x1b[0m  file  \x1b[4munder\x1b[0m\r\n",
+        )
+    }));
     // A progress bar redrawn in place.
     for i in 0..5u8 {
-        let bar = format!("\r\x1b[2K\x1b[42;30m BUNDLE \x1b[0m {}{} {}%", "█".repeat(i as usize * 3), "░".repeat(15 - i as usize * 3), i * 20);
+        let bar = format!(
+            "\r\x1b[2K\x1b[42;30m BUNDLE \x1b[0m {}{} {}%",
+            "█".repeat(i as usize * 3),
+            "░".repeat(15 - i as usize * 3),
+            i * 20
+        );
         steps.push(Box::new(move |r| r.feed(bar.as_bytes())));
     }
     // Scrolling output, one line, then several at once.
     steps.push(Box::new(|r| r.feed(b"\r\n")));
     for i in 0..15 {
-        steps.push(Box::new(move |r| r.feed(format!("line {i} \x1b[3{}mcolour\x1b[0m 漢字 😀\r\n", i % 8).as_bytes())));
+        steps.push(Box::new(move |r| {
+            r.feed(format!("line {i} \x1b[3{}mcolour\x1b[0m 漢字 😀\r\n", i % 8).as_bytes())
+        }));
     }
     steps.push(Box::new(|r| r.feed(b"a\r\nb\r\nc\r\nd\r\n")));
     // A scroll region with reverse index and inserted lines.
-    steps.push(Box::new(|r| r.feed(b"\x1b[3;8r\x1b[3;1H\x1bMinserted\x1b[5;1H\x1b[Lnew\x1b[r")));
+    steps.push(Box::new(|r| {
+        r.feed(b"\x1b[3;8r\x1b[3;1H\x1bMinserted\x1b[5;1H\x1b[Lnew\x1b[r")
+    }));
     // The alternate screen, drawn on, then left.
-    steps.push(Box::new(|r| r.feed(b"\x1b[?1049h\x1b[H\x1b[2J\x1b[7m vim \x1b[0m\x1b[5;5Hhello \x1b[9mstrike\x1b[0m")));
-    steps.push(Box::new(|r| r.feed(b"\x1b[6;1H\x1b[4:3mcurly\x1b[0m \x1b[21mdouble\x1b[0m \x1b[2mdim\x1b[0m")));
+    steps.push(Box::new(|r| {
+        r.feed(b"\x1b[?1049h\x1b[H\x1b[2J\x1b[7m vim \x1b[0m\x1b[5;5Hhello \x1b[9mstrike\x1b[0m")
+    }));
+    steps.push(Box::new(|r| {
+        r.feed(b"\x1b[6;1H\x1b[4:3mcurly\x1b[0m \x1b[21mdouble\x1b[0m \x1b[2mdim\x1b[0m")
+    }));
     steps.push(Box::new(|r| r.feed(b"\x1b[?1049l")));
     // Cursor shapes and moves.
     steps.push(Box::new(|r| r.feed(b"\x1b[6 q\x1b[2;10H")));
@@ -179,14 +208,24 @@ fn damage_rendering_equals_full_redraw_frame_by_frame() {
         let redrawn = full.render_image(&mut full_snapshot).unwrap();
 
         if with_damage != redrawn {
-            with_damage.save_png(&out_dir().join(format!("step{i}_damage.png"))).unwrap();
-            redrawn.save_png(&out_dir().join(format!("step{i}_full.png"))).unwrap();
-            panic!("step {i}: damage rendering differs from a full redraw (images in {:?})", out_dir());
+            with_damage
+                .save_png(&out_dir().join(format!("step{i}_damage.png")))
+                .unwrap();
+            redrawn
+                .save_png(&out_dir().join(format!("step{i}_full.png")))
+                .unwrap();
+            panic!(
+                "step {i}: damage rendering differs from a full redraw (images in {:?})",
+                out_dir()
+            );
         }
     }
     // Of the 15 single lines printed onto a 12-row screen already 4 rows full, at least 8
     // scroll it; each of those must have been a texture move.
-    assert!(scrolled >= 8, "scrolls were done by moving the texture ({scrolled} times)");
+    assert!(
+        scrolled >= 8,
+        "scrolls were done by moving the texture ({scrolled} times)"
+    );
 }
 
 #[test]

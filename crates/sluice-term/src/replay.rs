@@ -25,9 +25,20 @@ pub struct Replay {
 
 impl Replay {
     pub fn new(cols: u16, rows: u16, scrollback: usize) -> Self {
-        let config = Config { scrolling_history: scrollback, ..Config::default() };
-        let term = Term::new(config, &GridSize(WinSize::cells(cols, rows)), EventQueue::default());
-        Self { term, processor: Processor::new(), palette: Palette::default() }
+        let config = Config {
+            scrolling_history: scrollback,
+            ..Config::default()
+        };
+        let term = Term::new(
+            config,
+            &GridSize(WinSize::cells(cols, rows)),
+            EventQueue::default(),
+        );
+        Self {
+            term,
+            processor: Processor::new(),
+            palette: Palette::default(),
+        }
     }
 
     /// Parses `bytes` as if the program had written them.
@@ -45,7 +56,11 @@ impl Replay {
         self.term.selection = range.map(|((r0, c0), (r1, c1))| {
             let offset = self.term.grid().display_offset() as i32;
             let point = |r: usize, c: usize| Point::new(Line(r as i32 - offset), Column(c));
-            let kind = if block { SelectionType::Block } else { SelectionType::Simple };
+            let kind = if block {
+                SelectionType::Block
+            } else {
+                SelectionType::Simple
+            };
             let mut selection = Selection::new(kind, point(r0, c0), Side::Left);
             selection.update(point(r1, c1), Side::Right);
             selection

@@ -15,7 +15,7 @@ pub struct Cli {
     #[arg(long)]
     pub headless: bool,
 
-    /// Terminal size in cells, COLSxROWS.
+    /// Terminal size in cells, COLSxROWS (the window's initial size).
     #[arg(long, value_name = "COLSxROWS", value_parser = parse_size, default_value = "80x24")]
     pub size: (u16, u16),
 
@@ -45,6 +45,18 @@ pub struct Cli {
     #[arg(long)]
     pub stats: bool,
 
+    /// After a headless run, also render the final screen on the GPU and save it as a PNG.
+    #[arg(long, value_name = "PATH")]
+    pub screenshot: Option<PathBuf>,
+
+    /// Font size in points (at 96 dpi: 12 pt is 16 pixels).
+    #[arg(long, value_name = "POINTS", default_value_t = 12.0, value_parser = parse_font_size)]
+    pub font_size: f32,
+
+    /// Font family (default: the bundled DejaVu Sans Mono).
+    #[arg(long, value_name = "NAME")]
+    pub font_family: Option<String>,
+
     /// Compute an FNV-1a digest of every byte parsed and include it in --stats (for tests).
     #[arg(long, hide = true)]
     pub digest: bool,
@@ -61,6 +73,13 @@ pub struct Cli {
 impl Cli {
     pub fn dump_format(&self) -> DumpFormat {
         self.dump.parse().expect("clap only accepts known formats")
+    }
+}
+
+fn parse_font_size(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(size) if (3.0..=200.0).contains(&size) => Ok(size),
+        _ => Err(format!("{s:?} is not a font size from 3 to 200 points")),
     }
 }
 

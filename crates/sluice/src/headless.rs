@@ -51,10 +51,30 @@ pub fn run(cli: &Cli) -> anyhow::Result<i32> {
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(terminal.dump(cli.dump_format(), cli.scrollback).as_bytes())?;
     stdout.flush()?;
+    if let Some(path) = &cli.screenshot {
+        screenshot(&terminal, cli, path)?;
+    }
     if cli.stats {
         print_stats(&pty, &terminal, status.shell_code(), exited, finished)?;
     }
     Ok(status.shell_code())
+}
+
+/// Renders the final screen offscreen and writes it as a PNG.
+fn screenshot(terminal: &Terminal, cli: &Cli, path: &std::path::Path) -> anyhow::Result<()> {
+    let mut snapshot = sluice_term::Snapshot::default();
+    terminal.update_snapshot(&mut snapshot);
+    let fonts = sluice_render::FontConfig {
+        family: cli.font_family.clone(),
+        size_px: cli.font_size * 96.0 / 72.0,
+        ..sluice_render::FontConfig::default()
+    };
+    let mut offscreen = sluice_render::Offscreen::new(&fonts)?;
+    let image = offscreen.render_image(&mut snapshot)?;
+    image
+        .save_png(path)
+        .with_context(|| format!("cannot write the screenshot to {}", path.display()))?;
+    Ok(())
 }
 
 #[derive(Serialize)]

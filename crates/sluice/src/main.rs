@@ -2,6 +2,7 @@
 
 mod cli;
 mod headless;
+mod window;
 
 use std::process::ExitCode;
 
@@ -20,9 +21,7 @@ fn main() -> ExitCode {
     let result = if cli.headless {
         headless::run(&cli)
     } else {
-        Err(anyhow::anyhow!(
-            "this build has no window front end yet; run with --headless (see `sluice --help`)"
-        ))
+        window::run(&cli)
     };
     match result {
         Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),

@@ -1,0 +1,61 @@
+//! `frame-cpu`: CPU time per frame on the main thread and for the whole process (lavapipe
+//! rasterises on threads of its own), for each kind of change, with ratios against the
+//! one-row change measured in the same run.
+//!
+//! Usage: frame-cpu [FRAMES]   (default 200 per scenario; medians over rounds of 10 frames)
+
+use sluice_benches::frames::{Change, FrameBench, cpu_time};
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn main() {
+    let frames: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(200);
+    println!(
+        "{:<10} {:<12} {:>12} {:>12} {:>10} {:>8}",
+        "size", "change", "main_ms", "process_ms", "rows", "x_1row"
+    );
+    for (cols, rows) in [(160u16, 50u16), (300, 80)] {
+        let mut bench = FrameBench::new(cols, rows);
+        let mut one_row_main = None;
+        for change in Change::ALL {
+            let n = if change == Change::Full {
+                frames / 4
+            } else {
+                frames
+            }
+            .max(10);
+            for _ in 0..10 {
+                bench.step(change);
+                bench.gpu.wait_idle();
+            }
+            let (mut main, mut process, mut drawn) = (Vec::new(), Vec::new(), 0);
+            // Rounds of 10 frames: the process clock's resolution is too coarse per frame.
+            for _ in 0..n / 10 {
+                let (t0, p0) = (cpu_time(false), cpu_time(true));
+                for _ in 0..10 {
+                    drawn += bench.step(change).rows_drawn;
+                    bench.gpu.wait_idle();
+                }
+                main.push((cpu_time(false) - t0) / 10.0);
+                process.push((cpu_time(true) - p0) / 10.0);
+            }
+            let (main, process) = (median(main) * 1e3, median(process) * 1e3);
+            let base = *one_row_main.get_or_insert(main);
+            println!(
+                "{:<10} {:<12} {:>12.3} {:>12.3} {:>10.1} {:>8.2}",
+                format!("{cols}x{rows}"),
+                change.name(),
+                main,
+                process,
+                drawn as f64 / (n / 10 * 10) as f64,
+                main / base
+            );
+        }
+    }
+}

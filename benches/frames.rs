@@ -1,0 +1,93 @@
+//! Frame scenarios for the renderer benchmarks: a screen of text, then per frame one of
+//! three kinds of change, rendered offscreen on the default adapter.
+
+use sluice_render::{FontConfig, FrameReport, Offscreen};
+use sluice_term::{Replay, Snapshot};
+
+/// What changes between two frames.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    /// A Metro-style status line redrawn in place: one row.
+    OneRow,
+    /// One new line at the bottom: the screen scrolls by one.
+    Scroll,
+    /// Every row drawn again (what a renderer without damage tracking does every frame).
+    Full,
+}
+
+impl Change {
+    pub const ALL: [Change; 3] = [Change::OneRow, Change::Scroll, Change::Full];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Change::OneRow => "one_row",
+            Change::Scroll => "scroll",
+            Change::Full => "full_redraw",
+        }
+    }
+}
+
+/// A terminal full of coloured text and a renderer that has drawn it once.
+pub struct FrameBench {
+    pub gpu: Offscreen,
+    replay: Replay,
+    snapshot: Snapshot,
+    frame: usize,
+}
+
+impl FrameBench {
+    pub fn new(cols: u16, rows: u16) -> Self {
+        let gpu = Offscreen::new(&FontConfig::default()).expect("a GPU adapter");
+        let mut replay = Replay::new(cols, rows, 1000);
+        let screen =
+            crate::payload("color", cols as usize * rows as usize * 3).expect("known payload");
+        replay.feed(&screen);
+        let mut bench = Self {
+            gpu,
+            replay,
+            snapshot: Snapshot::default(),
+            frame: 0,
+        };
+        bench.step(Change::Full);
+        bench.gpu.wait_idle();
+        bench
+    }
+
+    /// Applies one change and renders it (without waiting for the GPU).
+    pub fn step(&mut self, change: Change) -> FrameReport {
+        self.frame += 1;
+        let i = self.frame;
+        match change {
+            Change::OneRow => self.replay.feed(
+                format!(
+                    "\r\x1b[2K\x1b[42;30m BUNDLE \x1b[0m index.js {:5.1}% ({i}/7317)",
+                    i as f64 % 100.0
+                )
+                .as_bytes(),
+            ),
+            Change::Scroll => self.replay.feed(
+                format!("\r\n{i:08} INFO transform module resolve cache worker asset graph")
+                    .as_bytes(),
+            ),
+            Change::Full => self.gpu.renderer.invalidate(),
+        }
+        self.replay.update_snapshot(&mut self.snapshot);
+        self.gpu.render(&mut self.snapshot)
+    }
+}
+
+/// CPU time of the calling thread, or of the whole process, in seconds.
+pub fn cpu_time(process: bool) -> f64 {
+    let clock = if process {
+        libc::CLOCK_PROCESS_CPUTIME_ID
+    } else {
+        libc::CLOCK_THREAD_CPUTIME_ID
+    };
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes into a valid timespec.
+    unsafe { libc::clock_gettime(clock, &mut ts) };
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
