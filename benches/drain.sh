@@ -10,7 +10,7 @@ rounds=${1:-6}
 bytes=${2:-$((256 << 20))}
 
 cargo build --release -q -p sluice -p sluice-benches
-bin=target/release
+bin="$PWD/target/release"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -55,6 +55,12 @@ impl FrameBench {
 
     /// Applies one change and renders it (without waiting for the GPU).
     pub fn step(&mut self, change: Change) -> FrameReport {
+        self.change(change);
+        self.frame()
+    }
+
+    /// What the parser thread would do: feed the change into the terminal.
+    pub fn change(&mut self, change: Change) {
         self.frame += 1;
         let i = self.frame;
         match change {
@@ -71,6 +77,10 @@ impl FrameBench {
             ),
             Change::Full => self.gpu.renderer.invalidate(),
         }
+    }
+
+    /// What the UI thread does at a frame: copy what changed, then render it.
+    pub fn frame(&mut self) -> FrameReport {
         self.replay.update_snapshot(&mut self.snapshot);
         self.gpu.render(&mut self.snapshot)
     }

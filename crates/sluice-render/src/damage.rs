@@ -1,22 +1,16 @@
-//! Which rows to draw: row fingerprints, and scroll detection.
+//! Which rows to draw: fingerprints of rows as drawn.
 //!
-//! alacritty_terminal reports every scroll as full damage. Redrawing 50 rows because `cat`
-//! printed one line would cost a full frame each time, so the renderer fingerprints each row
-//! as drawn and, on full damage, looks for the shift that best lines the new rows up with the
-//! drawn ones. The frame texture is then moved on the GPU and only rows whose fingerprint
-//! still differs are drawn. Correctness never depends on the guess: a row is skipped only if
-//! its fingerprint equals what is already in the texture at that place.
+//! The snapshot already says which rows changed and by how much the screen scrolled (see
+//! `sluice_term::scroll`). The renderer adds what it draws on top of the cells (cursor,
+//! selection, focus) and keeps a fingerprint of each row as it is in the frame texture, so a
+//! row is drawn only when what it would show differs from what is there. When everything is
+//! in question (a selection changed, the first frame), every row is fingerprinted and the
+//! same shift search finds any scroll.
 
 use sluice_term::{Cursor, RenderCell, Snapshot, ViewportSelection};
 
-/// A fingerprint no row has: forces a redraw.
-pub const UNDRAWN: u64 = u64::MAX;
-
-/// FxHash's mixing step: fast, and plenty for telling rows apart (not adversarial input: a
-/// collision would only leave one row stale until it changes again).
-fn mix(hash: u64, value: u64) -> u64 {
-    (hash.rotate_left(5) ^ value).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
-}
+use sluice_term::scroll::mix;
+pub use sluice_term::scroll::{UNKNOWN as UNDRAWN, plan};
 
 fn rgb(c: sluice_term::Rgb) -> u64 {
     (c.r as u64) << 16 | (c.g as u64) << 8 | c.b as u64
@@ -80,108 +74,4 @@ pub fn row_hash(snapshot: &Snapshot, overlay: &Overlay, row: usize) -> u64 {
         h = mix(h, 1 << 62 | (a as u64) << 20 | b as u64);
     }
     h
-}
-
-/// How to get from the drawn rows to the new ones.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Plan {
-    /// Rows the content moved up by (negative: down). The texture is shifted by this first.
-    pub shift: i32,
-    /// Rows to draw after the shift.
-    pub rows: Vec<usize>,
-}
-
-/// Finds the shift that leaves the fewest rows to draw, then lists those rows.
-///
-/// Only called on full damage. Cost: O(rows²) comparisons of u64, a few µs at 50 rows.
-pub fn plan(drawn: &[u64], new: &[u64]) -> Plan {
-    let n = new.len();
-    let matches = |shift: i32| -> usize {
-        (0..n)
-            .filter(|&i| {
-                let from = i as i64 + shift as i64;
-                from >= 0
-                    && (from as usize) < n
-                    && new[i] == drawn[from as usize]
-                    && new[i] != UNDRAWN
-            })
-            .count()
-    };
-    let mut best = (0i32, matches(0));
-    // Small shifts first: one line of output is by far the most common scroll, and a shift
-    // that accounts for every row that stayed on screen cannot be beaten.
-    'search: for shift in 1..n as i32 {
-        if best.1 == n {
-            break;
-        }
-        for s in [shift, -shift] {
-            let m = matches(s);
-            if m > best.1 {
-                best = (s, m);
-                if m == n - shift as usize {
-                    break 'search;
-                }
-            }
-        }
-    }
-    let shift = best.0;
-    let rows = (0..n)
-        .filter(|&i| {
-            let from = i as i64 + shift as i64;
-            !(from >= 0 && (from as usize) < n && new[i] == drawn[from as usize])
-        })
-        .collect();
-    Plan { shift, rows }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn one_line_scroll_draws_one_row() {
-        let drawn: Vec<u64> = (10..60).collect();
-        let new: Vec<u64> = (11..61).collect();
-        assert_eq!(
-            plan(&drawn, &new),
-            Plan {
-                shift: 1,
-                rows: vec![49]
-            }
-        );
-    }
-
-    #[test]
-    fn unchanged_rows_are_not_drawn() {
-        let drawn: Vec<u64> = (0..5).collect();
-        let mut new = drawn.clone();
-        new[3] = 99;
-        assert_eq!(
-            plan(&drawn, &new),
-            Plan {
-                shift: 0,
-                rows: vec![3]
-            }
-        );
-    }
-
-    #[test]
-    fn reverse_scroll_is_found() {
-        let drawn: Vec<u64> = (10..20).collect();
-        let mut new = vec![99];
-        new.extend(10..19);
-        assert_eq!(
-            plan(&drawn, &new),
-            Plan {
-                shift: -1,
-                rows: vec![0]
-            }
-        );
-    }
-
-    #[test]
-    fn undrawn_rows_are_always_drawn() {
-        let drawn = vec![UNDRAWN; 4];
-        assert_eq!(plan(&drawn, &[1, 2, 3, 4]).rows, vec![0, 1, 2, 3]);
-    }
 }

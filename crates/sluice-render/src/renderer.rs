@@ -60,7 +60,6 @@ pub struct Renderer {
     drawn: Vec<u64>,
     last_cursor_row: Option<usize>,
     last_overlay: Option<Overlay>,
-    last_display_offset: usize,
     scratch: Vec<Instance>,
     /// Whether the window has focus (an unfocused block cursor is drawn hollow).
     pub focused: bool,
@@ -169,7 +168,6 @@ impl Renderer {
             drawn: Vec::new(),
             last_cursor_row: None,
             last_overlay: None,
-            last_display_offset: 0,
             scratch: Vec::new(),
             focused: true,
         })
@@ -279,7 +277,7 @@ impl Renderer {
     /// Draws what changed in `snapshot` since the last call (its damage is consumed).
     pub fn render(&mut self, snapshot: &mut Snapshot) -> FrameReport {
         let started = Instant::now();
-        let (full, damaged) = snapshot.take_damage();
+        let damage = snapshot.take_damage();
         let (cols, rows) = (snapshot.cols, snapshot.rows);
         if cols == 0 || rows == 0 {
             return FrameReport::default();
@@ -292,56 +290,61 @@ impl Renderer {
             focused: self.focused,
         };
         let cursor_row = overlay.cursor.map(|c| c.row);
-        let everything = full
+        let everything = damage.full
             || self.drawn.iter().all(|&h| h == UNDRAWN)
             || self
                 .last_overlay
-                .is_none_or(|o| o.selection != overlay.selection || o.focused != overlay.focused)
-            || self.last_display_offset != snapshot.display_offset;
-        let plan = if everything {
-            let new: Vec<u64> = (0..rows)
-                .map(|r| damage::row_hash(snapshot, &overlay, r))
-                .collect();
-            let plan = damage::plan(&self.drawn, &new);
-            (plan, Some(new))
-        } else {
-            let mut candidates = damaged;
-            candidates.extend(cursor_row);
-            candidates.extend(self.last_cursor_row);
-            candidates.sort_unstable();
-            candidates.dedup();
-            candidates.retain(|&r| r < rows);
-            let rows: Vec<usize> = candidates
-                .into_iter()
-                .filter(|&r| damage::row_hash(snapshot, &overlay, r) != self.drawn[r])
-                .collect();
-            (damage::Plan { shift: 0, rows }, None)
-        };
-        let (plan, new_hashes) = plan;
-        self.last_cursor_row = cursor_row;
-        self.last_overlay = Some(overlay);
-        self.last_display_offset = snapshot.display_offset;
+                .is_none_or(|o| o.selection != overlay.selection || o.focused != overlay.focused);
 
         let mut encoder = self
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("frame"),
             });
-        if plan.shift != 0 {
-            self.shift_frame(&mut encoder, plan.shift, rows);
-        }
-        let instances = self.draw_rows(&mut encoder, snapshot, &overlay, &plan.rows);
+        let (shift, rows, new_hashes) = if everything {
+            // Fingerprint every row and search for a scroll against what is drawn.
+            let new: Vec<u64> = (0..rows)
+                .map(|r| damage::row_hash(snapshot, &overlay, r))
+                .collect();
+            let plan = damage::plan(&self.drawn, &new);
+            if plan.shift != 0 {
+                self.shift_frame(&mut encoder, plan.shift, rows);
+            }
+            (plan.shift, plan.rows, Some(new))
+        } else {
+            // The snapshot knows what scrolled and what changed; the cursor's old and new rows
+            // are added because the cursor is drawn, not part of the cells.
+            if damage.scroll != 0 {
+                self.shift_frame(&mut encoder, damage.scroll, rows);
+            }
+            let moved_cursor = self.last_cursor_row.and_then(|r| {
+                let r = r as i64 - damage.scroll as i64;
+                (0..rows as i64).contains(&r).then_some(r as usize)
+            });
+            let mut candidates = damage.rows;
+            candidates.extend(cursor_row);
+            candidates.extend(moved_cursor);
+            candidates.sort_unstable();
+            candidates.dedup();
+            candidates
+                .retain(|&r| r < rows && damage::row_hash(snapshot, &overlay, r) != self.drawn[r]);
+            (damage.scroll, candidates, None)
+        };
+        self.last_cursor_row = cursor_row;
+        self.last_overlay = Some(overlay);
+
+        let instances = self.draw_rows(&mut encoder, snapshot, &overlay, &rows);
         self.queue.submit([encoder.finish()]);
 
-        for &row in &plan.rows {
+        for &row in &rows {
             self.drawn[row] = match &new_hashes {
                 Some(hashes) => hashes[row],
                 None => damage::row_hash(snapshot, &overlay, row),
             };
         }
         FrameReport {
-            rows_drawn: plan.rows.len(),
-            shifted: plan.shift,
+            rows_drawn: rows.len(),
+            shifted: shift,
             instances,
             cpu_seconds: started.elapsed().as_secs_f64(),
         }
@@ -387,14 +390,7 @@ impl Renderer {
             },
         );
         frames.current = dst;
-        let mut shifted = vec![UNDRAWN; rows];
-        for (i, slot) in shifted.iter_mut().enumerate() {
-            let from = i as i64 + shift as i64;
-            if from >= 0 && (from as usize) < rows {
-                *slot = self.drawn[from as usize];
-            }
-        }
-        self.drawn = shifted;
+        sluice_term::scroll::shift_rows(&mut self.drawn, shift, UNDRAWN);
     }
 
     fn draw_rows(

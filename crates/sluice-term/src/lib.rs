@@ -19,6 +19,7 @@ mod listener;
 pub mod palette;
 mod parser;
 mod replay;
+pub mod scroll;
 mod snapshot;
 mod terminal;
 
@@ -31,7 +32,7 @@ pub use listener::TermListener;
 pub use palette::{Palette, Rgb};
 pub use parser::{TermStatsSnapshot, fnv1a};
 pub use replay::Replay;
-pub use snapshot::{Cursor, RenderCell, Snapshot, SnapshotModes, ViewportSelection};
+pub use snapshot::{Cursor, Damage, RenderCell, Snapshot, SnapshotModes, ViewportSelection};
 pub use terminal::{Terminal, TerminalOptions, Wake};
 
 /// The most bytes parsed under one hold of the terminal lock.

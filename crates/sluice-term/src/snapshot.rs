@@ -5,14 +5,16 @@
 //! since the last frame into it, with colours already resolved to RGB, then lets go of the
 //! terminal lock. Everything after that (shaping, drawing, presenting) works on this copy.
 
-use alacritty_terminal::grid::Dimensions;
+use alacritty_terminal::grid::{Dimensions, Row};
 use alacritty_terminal::index::{Column, Line};
 use alacritty_terminal::term::cell::Cell;
+use alacritty_terminal::term::color::Colors;
 use alacritty_terminal::term::{Term, TermDamage, TermMode};
-use alacritty_terminal::vte::ansi::CursorShape;
+use alacritty_terminal::vte::ansi::{Color, CursorShape};
 
 use crate::CellFlags;
-use crate::palette::{Palette, Rgb};
+use crate::palette::{COUNT, Palette, Rgb};
+use crate::scroll::{self, UNKNOWN, mix};
 
 /// One cell, ready to draw.
 #[derive(Debug, Clone, PartialEq)]
@@ -64,6 +66,18 @@ pub struct ViewportSelection {
     pub block: bool,
 }
 
+/// What changed since the renderer last looked: see [`Snapshot::take_damage`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Damage {
+    /// Everything must be drawn again (first frame, resize, palette change).
+    pub full: bool,
+    /// Rows the content moved up (negative: down) since the last look: a scroll. The
+    /// renderer can move what it drew instead of drawing it again.
+    pub scroll: i32,
+    /// Rows with new content, after the scroll, ascending.
+    pub rows: Vec<usize>,
+}
+
 /// What is on screen, as plain data.
 #[derive(Debug, Clone, Default)]
 pub struct Snapshot {
@@ -71,11 +85,12 @@ pub struct Snapshot {
     pub rows: usize,
     /// Viewport rows, top to bottom, each `cols` cells long.
     pub lines: Vec<Vec<RenderCell>>,
-    /// Rows copied since the renderer last called [`take_damage`](Self::take_damage), by
-    /// index. Sorted, no duplicates.
-    pub damaged: Vec<usize>,
-    /// Every row was recopied (resize, scroll, alt screen, palette change, …).
-    pub full_damage: bool,
+    /// What changed since the renderer last called [`take_damage`](Self::take_damage).
+    damage: Damage,
+    /// Fingerprints of the terminal's rows as last copied (before colours are resolved).
+    fingerprints: Vec<u64>,
+    /// The program's colour overrides as last copied; a change recolours everything.
+    program_colors: Vec<Option<Rgb>>,
     pub cursor: Option<Cursor>,
     pub selection: Option<ViewportSelection>,
     pub modes: SnapshotModes,
@@ -88,13 +103,87 @@ pub struct Snapshot {
     pub generation: u64,
 }
 
+fn same_colors(copied: &[Option<Rgb>], colors: &Colors) -> bool {
+    copied.len() == COUNT && (0..COUNT).all(|i| copied[i] == colors[i])
+}
+
+fn color_bits(color: Color) -> u64 {
+    match color {
+        Color::Named(named) => named as u64,
+        Color::Spec(c) => 1 << 32 | (c.r as u64) << 16 | (c.g as u64) << 8 | c.b as u64,
+        Color::Indexed(i) => 2 << 32 | i as u64,
+    }
+}
+
+/// A fingerprint of a terminal row: characters, attributes and colours as the program set
+/// them. Cheaper than copying the row, which is the point: on a scroll only rows whose
+/// fingerprint changed after the shift are copied.
+fn fingerprint(row: &Row<Cell>) -> u64 {
+    // Four independent hash chains, one per column modulo 4, joined at the end, so that each
+    // multiply need not wait for the previous cell's: 160×50 went from 45 to 35 µs (the rest
+    // is reading 190 KB of cells).
+    let mut lanes = [0u64; 4];
+    for (i, cell) in row.into_iter().enumerate() {
+        let colors = color_bits(cell.fg).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ color_bits(cell.bg);
+        let mut value = (cell.c as u64 | (cell.flags.bits() as u64) << 32) ^ colors.rotate_left(21);
+        if cell.extra.is_some() {
+            for &m in cell.zerowidth().unwrap_or_default() {
+                value = mix(value, m as u64);
+            }
+            if let Some(color) = cell.underline_color() {
+                value = mix(value, color_bits(color) | 1 << 40);
+            }
+        }
+        let lane = &mut lanes[i % 4];
+        *lane = mix(*lane, value);
+    }
+    lanes.iter().fold(0, |h, &lane| mix(h, lane))
+}
+
 impl Snapshot {
-    /// Hands the renderer the rows changed since its last call, and forgets them.
-    pub fn take_damage(&mut self) -> (bool, Vec<usize>) {
-        (
-            std::mem::take(&mut self.full_damage),
-            std::mem::take(&mut self.damaged),
-        )
+    /// Hands the renderer what changed since its last call, and forgets it.
+    pub fn take_damage(&mut self) -> Damage {
+        std::mem::take(&mut self.damage)
+    }
+
+    /// Whether a full redraw is pending.
+    pub fn full_damage(&self) -> bool {
+        self.damage.full
+    }
+
+    fn mark_full(&mut self) {
+        self.damage = Damage {
+            full: true,
+            scroll: 0,
+            rows: Vec::new(),
+        };
+    }
+
+    /// Records rows with new content (after any scroll recorded before).
+    fn mark_rows(&mut self, rows: impl IntoIterator<Item = usize>) {
+        if !self.damage.full {
+            self.damage.rows.extend(rows);
+            self.damage.rows.sort_unstable();
+            self.damage.rows.dedup();
+        }
+    }
+
+    /// Records a scroll: rows already marked move with the content.
+    fn mark_scroll(&mut self, shift: i32) {
+        if self.damage.full || shift == 0 {
+            return;
+        }
+        let n = self.rows as i64;
+        self.damage.scroll += shift;
+        self.damage.rows = self
+            .damage
+            .rows
+            .iter()
+            .filter_map(|&r| {
+                let moved = r as i64 - shift as i64;
+                (0..n).contains(&moved).then_some(moved as usize)
+            })
+            .collect();
     }
 
     /// The text of row `row`, wide-character spacers left out and trailing blanks trimmed.
@@ -113,8 +202,9 @@ impl Snapshot {
         text
     }
 
-    /// Copies damaged rows and the rest of the visible state out of `term`, then resets its
-    /// damage. Returns whether anything changed. Runs under the terminal lock: it only copies.
+    /// Copies what changed and the rest of the visible state out of `term`, then resets its
+    /// damage. Returns whether anything changed. Runs under the terminal lock: it only reads
+    /// the grid and copies (on a scroll, only the rows that came into view).
     pub(crate) fn update_from<T: alacritty_terminal::event::EventListener>(
         &mut self,
         term: &mut Term<T>,
@@ -129,40 +219,60 @@ impl Snapshot {
             for line in &mut self.lines {
                 line.resize_with(cols, RenderCell::default);
             }
+            self.fingerprints = vec![UNKNOWN; rows];
+        }
+        let recolored = !same_colors(&self.program_colors, term.colors());
+        if recolored {
+            self.program_colors = (0..COUNT).map(|i| term.colors()[i]).collect();
         }
 
+        let damaged: Option<Vec<usize>> = match term.damage() {
+            TermDamage::Full => None,
+            TermDamage::Partial(lines) => {
+                Some(lines.map(|b| b.line).filter(|&l| l < rows).collect())
+            }
+        };
+        let display_offset = term.grid().display_offset();
         let mut changed = false;
-        match term.damage() {
-            TermDamage::Full => {
-                self.full_damage = true;
-                self.damaged.clear();
+        match damaged {
+            _ if resized || recolored => {
+                for row in 0..rows {
+                    self.copy_row(term, palette, row, display_offset);
+                    self.fingerprints[row] =
+                        fingerprint(&term.grid()[Line(row as i32 - display_offset as i32)]);
+                }
+                self.mark_full();
                 changed = true;
             }
-            TermDamage::Partial(lines) => {
-                for bounds in lines {
-                    if bounds.line < rows && !self.full_damage {
-                        self.damaged.push(bounds.line);
+            None => {
+                let new: Vec<u64> = (0..rows)
+                    .map(|row| fingerprint(&term.grid()[Line(row as i32 - display_offset as i32)]))
+                    .collect();
+                let plan = scroll::plan(&self.fingerprints, &new);
+                if plan.shift != 0 {
+                    let k = (plan.shift.unsigned_abs() as usize).min(rows);
+                    if plan.shift > 0 {
+                        self.lines.rotate_left(k)
+                    } else {
+                        self.lines.rotate_right(k)
                     }
-                    changed = true;
+                    self.mark_scroll(plan.shift);
                 }
+                for &row in &plan.rows {
+                    self.copy_row(term, palette, row, display_offset);
+                }
+                self.mark_rows(plan.rows.iter().copied());
+                changed |= plan.shift != 0 || !plan.rows.is_empty();
+                self.fingerprints = new;
             }
-        }
-        if resized {
-            self.full_damage = true;
-            self.damaged.clear();
-        }
-        self.damaged.sort_unstable();
-        self.damaged.dedup();
-
-        let display_offset = term.grid().display_offset();
-        if self.full_damage {
-            for row in 0..rows {
-                self.copy_row(term, palette, row, display_offset);
-            }
-        } else {
-            for i in 0..self.damaged.len() {
-                let row = self.damaged[i];
-                self.copy_row(term, palette, row, display_offset);
+            Some(lines) => {
+                for &row in &lines {
+                    self.copy_row(term, palette, row, display_offset);
+                    self.fingerprints[row] =
+                        fingerprint(&term.grid()[Line(row as i32 - display_offset as i32)]);
+                }
+                changed |= !lines.is_empty();
+                self.mark_rows(lines);
             }
         }
         term.reset_damage();

@@ -233,8 +233,9 @@ fn snapshot_damage_covers_only_changed_rows() {
     s.terminal.writer().write(b"\r".to_vec());
     s.wait_for(Duration::from_secs(5), |t| t.contains("changed"))
         .unwrap();
-    let (full, rows) = s.snapshot.take_damage();
-    assert!(!full);
+    let damage = s.snapshot.take_damage();
+    assert!(!damage.full);
+    let rows = damage.rows;
     // The echoed newline moves the cursor; the redraw is on row 1. Nothing else is damaged.
     assert!(rows.contains(&1), "{rows:?}");
     assert!(rows.len() <= 3, "{rows:?}");
