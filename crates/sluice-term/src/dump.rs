@@ -56,6 +56,12 @@ pub(crate) fn dump<T>(
     }
 }
 
+/// The character a cell shows. alacritty_terminal keeps a tab's `\t` in the first cell it
+/// spans, so that copying text gives the tab back; on screen it is blank.
+pub(crate) fn displayed(c: char) -> char {
+    if c == '\t' { ' ' } else { c }
+}
+
 /// Visible cells of a row: wide-character spacers are not characters of their own.
 fn cells(row: &Row<Cell>) -> impl Iterator<Item = &Cell> {
     row.into_iter().filter(|cell| {
@@ -66,7 +72,7 @@ fn cells(row: &Row<Cell>) -> impl Iterator<Item = &Cell> {
 }
 
 fn push_cell_text(out: &mut String, cell: &Cell) {
-    out.push(cell.c);
+    out.push(displayed(cell.c));
     if let Some(marks) = cell.zerowidth() {
         out.extend(marks);
     }

@@ -296,7 +296,7 @@ impl Snapshot {
         let colors = term.colors();
         for (col, out) in self.lines[row].iter_mut().enumerate() {
             let cell: &Cell = &grid_row[Column(col)];
-            out.c = cell.c;
+            out.c = crate::dump::displayed(cell.c);
             out.flags = cell.flags;
             out.fg = palette.foreground(colors, cell.fg, cell.flags);
             out.bg = palette.background(colors, cell.bg);
