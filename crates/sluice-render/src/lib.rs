@@ -17,6 +17,7 @@ pub mod font;
 mod gpu;
 mod image;
 mod offscreen;
+mod pipeline;
 mod renderer;
 mod rows;
 mod surface;

@@ -10,6 +10,7 @@ use crate::damage::{self, Overlay, UNDRAWN};
 use crate::error::Result;
 use crate::font::{CellMetrics, FontConfig, Fonts};
 use crate::image::Image;
+use crate::pipeline::{PipelineSpec, render_pipeline, uniform_and_texture_layout};
 use crate::rows::{Instance, RowBuilder};
 
 /// What one call to [`Renderer::render`] did.
@@ -75,75 +76,30 @@ impl Renderer {
     ) -> Result<Self> {
         let fonts = Fonts::new(fonts)?;
         let atlas = Atlas::new(device);
-        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("cell shader"),
-            source: wgpu::ShaderSource::Wgsl(include_str!("../../../shaders/cell.wgsl").into()),
-        });
-        let bind_group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("cell bind group layout"),
-            entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::VERTEX,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        multisampled: false,
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        sample_type: wgpu::TextureSampleType::Float { filterable: false },
-                    },
-                    count: None,
-                },
-            ],
-        });
-        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("cell pipeline layout"),
-            bind_group_layouts: &[Some(&bind_group_layout)],
-            ..Default::default()
-        });
+        let bind_group_layout = uniform_and_texture_layout(
+            device,
+            "cell bind group layout",
+            wgpu::ShaderStages::VERTEX,
+        );
         let attributes = wgpu::vertex_attr_array![
             0 => Float32x2, 1 => Float32x2, 2 => Float32x2, 3 => Float32x4, 4 => Float32x2, 5 => Uint32
         ];
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("cell pipeline"),
-            layout: Some(&layout),
-            vertex: wgpu::VertexState {
-                module: &shader,
-                entry_point: Some("vs_main"),
+        let pipeline = render_pipeline(
+            device,
+            &bind_group_layout,
+            PipelineSpec {
+                label: "cell pipeline",
+                wgsl: include_str!("../../../shaders/cell.wgsl"),
                 buffers: &[Some(wgpu::VertexBufferLayout {
                     array_stride: std::mem::size_of::<Instance>() as u64,
                     step_mode: wgpu::VertexStepMode::Instance,
                     attributes: &attributes,
                 })],
-                compilation_options: Default::default(),
-            },
-            fragment: Some(wgpu::FragmentState {
-                module: &shader,
-                entry_point: Some("fs_main"),
-                targets: &[Some(wgpu::ColorTargetState {
-                    format,
-                    blend: Some(wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING),
-                    write_mask: wgpu::ColorWrites::ALL,
-                })],
-                compilation_options: Default::default(),
-            }),
-            primitive: wgpu::PrimitiveState {
+                format,
+                blend: Some(wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING),
                 topology: wgpu::PrimitiveTopology::TriangleStrip,
-                ..Default::default()
             },
-            depth_stencil: None,
-            multisample: wgpu::MultisampleState::default(),
-            multiview_mask: None,
-            cache: None,
-        });
+        );
         let globals = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("cell globals"),
             size: std::mem::size_of::<Globals>() as u64,

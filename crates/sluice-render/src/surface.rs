@@ -5,6 +5,7 @@
 //! A lost or outdated surface is reconfigured and the frame skipped; the next one presents.
 
 use crate::error::{Error, Result};
+use crate::pipeline::{PipelineSpec, render_pipeline, uniform_and_texture_layout};
 use crate::renderer::{Renderer, uniform_buffer};
 
 #[repr(C)]
@@ -67,65 +68,20 @@ impl<'w> WindowSurface<'w> {
             color_space: wgpu::SurfaceColorSpace::Auto,
         };
         surface.configure(device, &config);
-        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("blit shader"),
-            source: wgpu::ShaderSource::Wgsl(include_str!("../../../shaders/blit.wgsl").into()),
-        });
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("blit layout"),
-            entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        multisampled: false,
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        sample_type: wgpu::TextureSampleType::Float { filterable: false },
-                    },
-                    count: None,
-                },
-            ],
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("blit pipeline layout"),
-            bind_group_layouts: &[Some(&layout)],
-            ..Default::default()
-        });
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("blit pipeline"),
-            layout: Some(&pipeline_layout),
-            vertex: wgpu::VertexState {
-                module: &shader,
-                entry_point: Some("vs_main"),
+        let layout =
+            uniform_and_texture_layout(device, "blit layout", wgpu::ShaderStages::FRAGMENT);
+        let pipeline = render_pipeline(
+            device,
+            &layout,
+            PipelineSpec {
+                label: "blit pipeline",
+                wgsl: include_str!("../../../shaders/blit.wgsl"),
                 buffers: &[],
-                compilation_options: Default::default(),
+                format,
+                blend: None,
+                topology: wgpu::PrimitiveTopology::TriangleList,
             },
-            fragment: Some(wgpu::FragmentState {
-                module: &shader,
-                entry_point: Some("fs_main"),
-                targets: &[Some(wgpu::ColorTargetState {
-                    format,
-                    blend: None,
-                    write_mask: wgpu::ColorWrites::ALL,
-                })],
-                compilation_options: Default::default(),
-            }),
-            primitive: wgpu::PrimitiveState::default(),
-            depth_stencil: None,
-            multisample: wgpu::MultisampleState::default(),
-            multiview_mask: None,
-            cache: None,
-        });
+        );
         let uniform = uniform_buffer(
             device,
             "blit uniform",
