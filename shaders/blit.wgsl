@@ -1,9 +1,13 @@
 // Copies the persistent frame texture onto the window's surface texture (the swapchain does
-// not keep the previous frame), centring it and filling the padding with the background.
+// not keep the previous frame), placing it at the padding offset and filling the padding with
+// the background. The frame texture is a ring of rows: the screen's top row is at `origin.y`,
+// and rows below the texture's end wrap around to its start.
 
 struct Blit {
     offset: vec2<f32>,
     frame_size: vec2<f32>,
+    origin: vec2<f32>,
+    pad: vec2<f32>,
     background: vec4<f32>,
 };
 
@@ -23,5 +27,6 @@ fn fs_main(@builtin(position) position: vec4<f32>) -> @location(0) vec4<f32> {
     if p.x < 0.0 || p.y < 0.0 || p.x >= blit.frame_size.x || p.y >= blit.frame_size.y {
         return blit.background;
     }
-    return textureLoad(frame, vec2<i32>(floor(p)), 0);
+    let y = (floor(p.y) + blit.origin.y) % blit.frame_size.y;
+    return textureLoad(frame, vec2<i32>(i32(floor(p.x)), i32(y)), 0);
 }

@@ -33,14 +33,18 @@ struct Globals {
     atlas_size: [f32; 2],
 }
 
-/// Two frame textures: the current one, and a spare that a scroll copies into (a texture
-/// cannot be copied onto itself with overlap).
+/// The frame texture, used as a ring of rows: viewport row `r` lives at texture row
+/// `(origin + r) % rows`. A scroll moves `origin` instead of moving pixels, so it costs no
+/// GPU work at all; the blit onto the window (and readback) start at `origin` and wrap.
+/// (A texture-to-texture copy was the first way: ~5 MB moved per scrolled frame at 160×50,
+/// most of a scroll's process time on lavapipe.)
 struct Frames {
-    textures: [wgpu::Texture; 2],
-    views: [wgpu::TextureView; 2],
-    current: usize,
+    texture: wgpu::Texture,
+    view: wgpu::TextureView,
     width: u32,
     height: u32,
+    rows: usize,
+    origin: usize,
 }
 
 /// Draws snapshots into a frame texture, redrawing only what changed.
@@ -193,17 +197,15 @@ impl Renderer {
                 view_formats: &[],
             })
         };
-        let textures = [make("frame a"), make("frame b")];
-        let views = [
-            textures[0].create_view(&wgpu::TextureViewDescriptor::default()),
-            textures[1].create_view(&wgpu::TextureViewDescriptor::default()),
-        ];
+        let texture = make("frame");
+        let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
         self.frames = Some(Frames {
-            textures,
-            views,
-            current: 0,
+            texture,
+            view,
             width,
             height,
+            rows,
+            origin: 0,
         });
         self.drawn = vec![UNDRAWN; rows];
         self.bind_groups.clear();
@@ -264,14 +266,14 @@ impl Renderer {
                 .collect();
             let plan = damage::plan(&self.drawn, &new);
             if plan.shift != 0 {
-                self.shift_frame(&mut encoder, plan.shift, rows);
+                self.shift_frame(plan.shift, rows);
             }
             (plan.shift, plan.rows, Some(new))
         } else {
             // The snapshot knows what scrolled and what changed; the cursor's old and new rows
             // are added because the cursor is drawn, not part of the cells.
             if damage.scroll != 0 {
-                self.shift_frame(&mut encoder, damage.scroll, rows);
+                self.shift_frame(damage.scroll, rows);
             }
             let moved_cursor = self.last_cursor_row.and_then(|r| {
                 let r = r as i64 - damage.scroll as i64;
@@ -306,46 +308,11 @@ impl Renderer {
         }
     }
 
-    /// Moves the frame's contents up by `shift` rows (down if negative) with a GPU copy into
-    /// the spare texture, which becomes current. Rows left uncovered are marked undrawn.
-    fn shift_frame(&mut self, encoder: &mut wgpu::CommandEncoder, shift: i32, rows: usize) {
-        let ch = self.fonts.metrics().height;
+    /// Moves the frame's contents up by `shift` rows (down if negative) by moving the ring's
+    /// origin. Rows that come into view are marked undrawn.
+    fn shift_frame(&mut self, shift: i32, rows: usize) {
         let frames = self.frames.as_mut().expect("frames exist");
-        let moved = rows - shift.unsigned_abs() as usize;
-        let (src_row, dst_row) = if shift > 0 {
-            (shift as u32, 0)
-        } else {
-            (0, (-shift) as u32)
-        };
-        let (src, dst) = (frames.current, 1 - frames.current);
-        encoder.copy_texture_to_texture(
-            wgpu::TexelCopyTextureInfo {
-                texture: &frames.textures[src],
-                mip_level: 0,
-                origin: wgpu::Origin3d {
-                    x: 0,
-                    y: src_row * ch,
-                    z: 0,
-                },
-                aspect: wgpu::TextureAspect::All,
-            },
-            wgpu::TexelCopyTextureInfo {
-                texture: &frames.textures[dst],
-                mip_level: 0,
-                origin: wgpu::Origin3d {
-                    x: 0,
-                    y: dst_row * ch,
-                    z: 0,
-                },
-                aspect: wgpu::TextureAspect::All,
-            },
-            wgpu::Extent3d {
-                width: frames.width,
-                height: moved as u32 * ch,
-                depth_or_array_layers: 1,
-            },
-        );
-        frames.current = dst;
+        frames.origin = (frames.origin as i64 + shift as i64).rem_euclid(rows as i64) as usize;
         sluice_term::scroll::shift_rows(&mut self.drawn, shift, UNDRAWN);
     }
 
@@ -363,12 +330,19 @@ impl Renderer {
         instances.clear();
         let mut built = false;
         let metrics = self.fonts.metrics();
+        let (origin, ring_rows) = self
+            .frames
+            .as_ref()
+            .map(|f| (f.origin, f.rows))
+            .expect("frames exist");
         for _attempt in 0..2 {
             let mut builder = RowBuilder {
                 fonts: &mut self.fonts,
                 atlas: &mut self.atlas,
                 queue: &self.queue,
                 metrics,
+                origin,
+                rows: ring_rows,
                 out: &mut instances,
             };
             if rows
@@ -398,7 +372,7 @@ impl Renderer {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("rows"),
                 color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &frames.views[frames.current],
+                    view: &frames.view,
                     depth_slice: None,
                     resolve_target: None,
                     ops: wgpu::Operations {
@@ -420,7 +394,14 @@ impl Renderer {
 
     /// The current frame texture's view (to present it).
     pub fn frame_view(&self) -> Option<&wgpu::TextureView> {
-        self.frames.as_ref().map(|f| &f.views[f.current])
+        self.frames.as_ref().map(|f| &f.view)
+    }
+
+    /// The texture row (in pixels) where the top of the screen is.
+    pub fn frame_origin_px(&self) -> u32 {
+        self.frames
+            .as_ref()
+            .map_or(0, |f| f.origin as u32 * self.fonts.metrics().height)
     }
 
     /// The frame's size in pixels, once something was rendered.
@@ -428,18 +409,19 @@ impl Renderer {
         self.frames.as_ref().map(|f| (f.width, f.height))
     }
 
-    /// Reads the current frame back from the GPU.
+    /// Reads the current frame back from the GPU, top row first.
     pub fn read_frame(&self) -> Result<Image> {
         let frames = self
             .frames
             .as_ref()
             .ok_or_else(|| crate::Error::Readback("nothing rendered yet".into()))?;
-        crate::image::read_texture(
-            &self.device,
-            &self.queue,
-            &frames.textures[frames.current],
-            self.format,
-        )
+        let mut image =
+            crate::image::read_texture(&self.device, &self.queue, &frames.texture, self.format)?;
+        // Unwind the ring: the screen's top row is at the origin.
+        image
+            .rgba
+            .rotate_left((self.frame_origin_px() * image.width * 4) as usize);
+        Ok(image)
     }
 
     pub(crate) fn device(&self) -> &wgpu::Device {

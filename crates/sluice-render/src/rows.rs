@@ -43,10 +43,19 @@ pub struct RowBuilder<'a> {
     pub atlas: &'a mut Atlas,
     pub queue: &'a wgpu::Queue,
     pub metrics: CellMetrics,
+    /// The frame texture is a ring of rows: viewport row `r` is drawn at texture row
+    /// `(origin + r) % rows`.
+    pub origin: usize,
+    pub rows: usize,
     pub out: &'a mut Vec<Instance>,
 }
 
 impl RowBuilder<'_> {
+    /// The top of viewport row `row` in the frame texture, in pixels.
+    fn top(&self, row: usize) -> f32 {
+        ((self.origin + row) % self.rows.max(1)) as f32 * self.metrics.height as f32
+    }
+
     /// Appends a quad; `rect` is x, y, width, height in pixels.
     fn push(&mut self, kind: u32, rect: [f32; 4], uv: [f32; 2], color: [f32; 4], clip: [f32; 2]) {
         let [x, y, w, h] = rect;
@@ -74,7 +83,7 @@ impl RowBuilder<'_> {
     ) -> Result<(), AtlasFull> {
         let m = self.metrics;
         let (cw, ch) = (m.width as f32, m.height as f32);
-        let top = row as f32 * ch;
+        let top = self.top(row);
         let clip = [top, top + ch];
         let cells = &snapshot.lines[row];
         let selected = selected_columns(overlay.selection, row, snapshot.cols);
@@ -162,7 +171,7 @@ impl RowBuilder<'_> {
             return Ok(());
         }
         let m = self.metrics;
-        let (x, top) = (col as f32 * m.width as f32, row as f32 * m.height as f32);
+        let (x, top) = (col as f32 * m.width as f32, self.top(row));
         if boxdraw::is_sprite(cell.c) {
             let (c, w, h, stroke) = (cell.c, m.width, m.height, m.stroke);
             let entry = self
@@ -296,10 +305,7 @@ impl RowBuilder<'_> {
     ) -> Result<(), AtlasFull> {
         let m = self.metrics;
         let cells = if cursor.wide { 2 } else { 1 };
-        let (x, top) = (
-            cursor.col as f32 * m.width as f32,
-            cursor.row as f32 * m.height as f32,
-        );
+        let (x, top) = (cursor.col as f32 * m.width as f32, self.top(cursor.row));
         let (w, h) = ((m.width * cells) as f32, m.height as f32);
         let t = m.stroke.max(1) as f32;
         let shape = match cursor.shape {

@@ -13,6 +13,9 @@ use crate::renderer::{Renderer, uniform_buffer};
 struct BlitUniform {
     offset: [f32; 2],
     frame_size: [f32; 2],
+    /// The frame texture's row (in pixels) holding the top of the screen: it is a ring.
+    origin: [f32; 2],
+    _pad: [f32; 2],
     background: [f32; 4],
 }
 
@@ -141,6 +144,8 @@ impl<'w> WindowSurface<'w> {
         let uniform = BlitUniform {
             offset: [padding.0 as f32, padding.1 as f32],
             frame_size: [fw as f32, fh as f32],
+            origin: [0.0, renderer.frame_origin_px() as f32],
+            _pad: [0.0; 2],
             background: [
                 background.r as f32 / 255.0,
                 background.g as f32 / 255.0,

@@ -15,8 +15,13 @@ struct Xvfb {
 
 impl Xvfb {
     fn start() -> Xvfb {
-        let number = 150 + std::process::id() % 500;
-        let child = Command::new("Xvfb")
+        // A display nobody holds: no lock file and no socket (a killed server can leave one).
+        let free = |n: &u32| {
+            !Path::new(&format!("/tmp/.X{n}-lock")).exists()
+                && !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
+        };
+        let number = (150 + std::process::id() % 500..).find(free).unwrap();
+        let mut child = Command::new("Xvfb")
             .args([
                 &format!(":{number}"),
                 "-screen",
@@ -31,6 +36,10 @@ impl Xvfb {
             .expect("Xvfb is installed (apt-get install xvfb)");
         let socket = PathBuf::from(format!("/tmp/.X11-unix/X{number}"));
         wait_until(Duration::from_secs(10), || socket.exists()).expect("Xvfb starts");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "Xvfb keeps running on :{number}"
+        );
         Xvfb {
             child,
             display: format!(":{number}"),
@@ -40,8 +49,18 @@ impl Xvfb {
 
 impl Drop for Xvfb {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        // SIGTERM lets the server remove its socket and lock file; SIGKILL leaves them behind.
+        let _ = Command::new("kill")
+            .arg(self.child.id().to_string())
+            .status();
+        if wait_until(Duration::from_secs(3), || {
+            matches!(self.child.try_wait(), Ok(Some(_)))
+        })
+        .is_err()
+        {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
     }
 }
 
@@ -63,6 +82,33 @@ fn xdotool(display: &str, args: &[&str]) -> String {
         .output()
         .expect("xdotool is installed");
     String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// The longest horizontal run of `color` in the image, and the row it is on.
+fn longest_band(width: u32, height: u32, rgba: &[u8], color: [u8; 4]) -> (u32, u32) {
+    (0..height)
+        .map(|y| {
+            let (mut best, mut run) = (0, 0);
+            for x in 0..width {
+                let i = ((y * width + x) * 4) as usize;
+                run = if rgba[i..i + 4] == color { run + 1 } else { 0 };
+                best = best.max(run);
+            }
+            (best, y)
+        })
+        .max()
+        .unwrap()
+}
+
+/// Photographs the window.
+fn screenshot(display: &str, window: &str, path: &Path) -> (u32, u32, Vec<u8>) {
+    let status = Command::new("import")
+        .env("DISPLAY", display)
+        .args(["-window", window, path.to_str().unwrap()])
+        .status()
+        .expect("ImageMagick's import is installed");
+    assert!(status.success());
+    load_png(path)
 }
 
 /// Reads a PNG as RGBA rows.
@@ -122,32 +168,41 @@ fn typing_into_a_shell_in_a_real_window_shows_its_output() {
         .expect("the shell ran the typed command");
     std::thread::sleep(Duration::from_millis(700));
 
-    let shot = dir.join("window.png");
-    let status = Command::new("import")
-        .env("DISPLAY", &x.display)
-        .args(["-window", &window, shot.to_str().unwrap()])
-        .status()
-        .expect("ImageMagick's import is installed");
-    assert!(status.success());
-    let (width, height, rgba) = load_png(&shot);
+    let (width, height, rgba) = screenshot(&x.display, &window, &dir.join("window.png"));
     // Palette red (#cc6666) behind twelve characters: look for a long horizontal run of it.
-    let red = [0xcc, 0x66, 0x66, 255];
-    let longest_run = (0..height)
-        .map(|y| {
-            let (mut best, mut run) = (0, 0);
-            for x in 0..width {
-                let i = ((y * width + x) * 4) as usize;
-                run = if rgba[i..i + 4] == red { run + 1 } else { 0 };
-                best = best.max(run);
-            }
-            best
-        })
-        .max()
-        .unwrap();
+    let (longest_run, _) = longest_band(width, height, &rgba, [0xcc, 0x66, 0x66, 255]);
     assert!(
         longest_run >= 12 * 6,
         "a red band at least 12 cells wide is on screen (longest {longest_run} px)"
     );
+
+    // Scroll the screen several times over, then print a green band: it must be drawn just
+    // above the prompt at the bottom, whatever the scrolling did to the frame texture's rows.
+    xdotool(
+        &x.display,
+        &[
+            "type",
+            "--delay",
+            "20",
+            r"seq 1 40; printf '\033[42m%s\033[0m\n' GREENGREENGREEN; touch scrolled",
+        ],
+    );
+    xdotool(&x.display, &["key", "Return"]);
+    wait_until(Duration::from_secs(20), || dir.join("scrolled").exists())
+        .expect("the shell ran the second command");
+    std::thread::sleep(Duration::from_millis(700));
+    let (width, height, rgba) = screenshot(&x.display, &window, &dir.join("scrolled.png"));
+    let (green_run, green_row) = longest_band(width, height, &rgba, [0xb5, 0xbd, 0x68, 255]);
+    assert!(
+        green_run >= 15 * 6,
+        "a green band is on screen (longest {green_run} px)"
+    );
+    assert!(
+        green_row > height * 3 / 4,
+        "the green band is at the bottom, row {green_row} of {height}"
+    );
+    let (red_run, _) = longest_band(width, height, &rgba, [0xcc, 0x66, 0x66, 255]);
+    assert_eq!(red_run, 0, "the red band has scrolled away");
 
     // Typing `exit` ends the shell, and with it Sluice, with the shell's status.
     xdotool(&x.display, &["type", "--delay", "20", "exit 3"]);
