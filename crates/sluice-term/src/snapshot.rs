@@ -119,25 +119,37 @@ fn color_bits(color: Color) -> u64 {
 /// them. Cheaper than copying the row, which is the point: on a scroll only rows whose
 /// fingerprint changed after the shift are copied.
 fn fingerprint(row: &Row<Cell>) -> u64 {
-    // Four independent hash chains, one per column modulo 4, joined at the end, so that each
-    // multiply need not wait for the previous cell's: 160×50 went from 45 to 35 µs (the rest
-    // is reading 190 KB of cells).
+    // Four independent hash chains over groups of four cells, joined at the end, so that each
+    // multiply need not wait for the previous cell's. What is left is reading the cells:
+    // ~35 µs for 160×50 (190 KB), ~90 µs for 300×80.
+    let cells = row.into_iter().as_slice();
     let mut lanes = [0u64; 4];
-    for (i, cell) in row.into_iter().enumerate() {
-        let colors = color_bits(cell.fg).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ color_bits(cell.bg);
-        let mut value = (cell.c as u64 | (cell.flags.bits() as u64) << 32) ^ colors.rotate_left(21);
-        if cell.extra.is_some() {
-            for &m in cell.zerowidth().unwrap_or_default() {
-                value = mix(value, m as u64);
-            }
-            if let Some(color) = cell.underline_color() {
-                value = mix(value, color_bits(color) | 1 << 40);
-            }
+    let mut groups = cells.chunks_exact(4);
+    for group in &mut groups {
+        for (lane, cell) in lanes.iter_mut().zip(group) {
+            *lane = mix(*lane, cell_value(cell));
         }
-        let lane = &mut lanes[i % 4];
-        *lane = mix(*lane, value);
+    }
+    for (lane, cell) in lanes.iter_mut().zip(groups.remainder()) {
+        *lane = mix(*lane, cell_value(cell));
     }
     lanes.iter().fold(0, |h, &lane| mix(h, lane))
+}
+
+/// Everything about a cell that shows, folded into 64 bits.
+#[inline(always)]
+fn cell_value(cell: &Cell) -> u64 {
+    let colors = color_bits(cell.fg).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ color_bits(cell.bg);
+    let mut value = (cell.c as u64 | (cell.flags.bits() as u64) << 32) ^ colors.rotate_left(21);
+    if cell.extra.is_some() {
+        for &m in cell.zerowidth().unwrap_or_default() {
+            value = mix(value, m as u64);
+        }
+        if let Some(color) = cell.underline_color() {
+            value = mix(value, color_bits(color) | 1 << 40);
+        }
+    }
+    value
 }
 
 impl Snapshot {
