@@ -204,6 +204,34 @@ fn typing_into_a_shell_in_a_real_window_shows_its_output() {
     let (red_run, _) = longest_band(width, height, &rgba, [0xcc, 0x66, 0x66, 255]);
     assert_eq!(red_run, 0, "the red band has scrolled away");
 
+    // A resize reaches the program: the grid reflows and the PTY gets the new size.
+    xdotool(&x.display, &["windowsize", &window, "400", "200"]);
+    std::thread::sleep(Duration::from_millis(500));
+    xdotool(
+        &x.display,
+        &["type", "--delay", "20", "stty size > size.txt"],
+    );
+    xdotool(&x.display, &["key", "Return"]);
+    let size_file = dir.join("size.txt");
+    wait_until(Duration::from_secs(20), || {
+        std::fs::read_to_string(&size_file).is_ok_and(|s| s.ends_with('\n'))
+    })
+    .expect("stty ran after the resize");
+    let size = std::fs::read_to_string(&size_file).unwrap();
+    let (rows, cols): (u32, u32) = size
+        .trim()
+        .split_once(' ')
+        .map(|(r, c)| (r.parse().unwrap(), c.parse().unwrap()))
+        .unwrap();
+    assert!(
+        cols < 60 && rows < 12,
+        "the PTY is smaller after the window shrank: {rows} rows, {cols} cols"
+    );
+    assert!(
+        cols >= 30 && rows >= 5,
+        "and sized to the new window: {rows} rows, {cols} cols"
+    );
+
     // Typing `exit` ends the shell, and with it Sluice, with the shell's status.
     xdotool(&x.display, &["type", "--delay", "20", "exit 3"]);
     xdotool(&x.display, &["key", "Return"]);
