@@ -146,11 +146,6 @@ impl RingProducer {
         Ok(written)
     }
 
-    /// Marks the end of the stream and wakes the consumer so it can finish.
-    pub fn close(self) {
-        drop(self);
-    }
-
     fn wake_consumer(&self) {
         fence(Ordering::SeqCst);
         if self.shared.consumer_parked.swap(false, Ordering::Relaxed)
@@ -166,6 +161,7 @@ impl RingProducer {
     }
 }
 
+/// Dropping the producer ends the stream: the consumer drains what is left, then sees `Closed`.
 impl Drop for RingProducer {
     fn drop(&mut self) {
         self.shared.closed.store(true, Ordering::Release);

@@ -103,7 +103,7 @@ impl ApplicationHandler<UserEvent> for App<'_> {
         match event {
             UserEvent::Wakeup => {
                 session.handle_term_events();
-                session.schedule_frame(event_loop);
+                session.schedule_frame();
             }
             UserEvent::ChildExited => {
                 self.exit_code = session.pty.exit_status().map_or(0, |s| s.shell_code());
@@ -258,7 +258,7 @@ impl Session {
     }
 
     /// Asks for a frame; a burst of wake-ups becomes one frame.
-    fn schedule_frame(&mut self, _event_loop: &ActiveEventLoop) {
+    fn schedule_frame(&mut self) {
         let parsed = self.terminal.stats().bytes_parsed;
         // Little output since the last frame: interactive, draw at the next refresh.
         if parsed - self.last_parsed < 64 * 1024 {
