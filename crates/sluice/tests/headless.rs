@@ -279,3 +279,32 @@ fn a_quarter_gigabyte_arrives_whole_and_in_order() {
     assert!(numbers.len() >= 10_000);
     assert!(numbers.windows(2).all(|w| w[1] == w[0] + 1), "consecutive");
 }
+
+#[test]
+fn headless_screenshot_renders_the_final_screen() {
+    let dir = std::env::temp_dir().join(format!("sluice-shot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let shot = dir.join("screen.png");
+    let run = sh(
+        &["--size", "20x4", "--screenshot", shot.to_str().unwrap()],
+        r"printf '\033[?25l\033[41m          \033[0m\nplain'",
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&shot).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut pixels).unwrap();
+    // 20×4 cells of the default 12 pt font (10×19 pixels).
+    assert_eq!(info.width % 20, 0, "whole cells wide: {}", info.width);
+    assert_eq!(info.height % 4, 0, "whole cells high: {}", info.height);
+    let (cell_w, cell_h) = (info.width / 20, info.height / 4);
+    let pixel = |x: u32, y: u32| {
+        let i = ((y * info.width + x) * 4) as usize;
+        [pixels[i], pixels[i + 1], pixels[i + 2]]
+    };
+    // Ten red cells on the first row, then the default background.
+    assert_eq!(pixel(cell_w / 2, cell_h / 2), [0xcc, 0x66, 0x66]);
+    assert_eq!(pixel(10 * cell_w - 1, cell_h - 1), [0xcc, 0x66, 0x66]);
+    assert_eq!(pixel(10 * cell_w + 1, cell_h / 2), [0x1d, 0x1f, 0x21]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
