@@ -9,17 +9,17 @@ cd "$(dirname "$0")/.."
 rounds=${1:-6}
 bytes=${2:-$((256 << 20))}
 
-cargo build --release -q -p sluice -p sluice-benches
+cargo build --release -q -p sluice -p sluice-bench -p sluice-benches
 bin="$PWD/target/release"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-field() { sed -n "s/.*\"$1\":\([0-9.e+-]*\).*/\1/p" "$2" | tail -1; }
+field() { sed -n "s/.*\"$1\": *\([0-9.e+-]*\).*/\1/p" "$2" | tail -1; }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
-bare() { # bare-drain of `flood PAYLOAD BYTES`; prints seconds until fully drained
-  "$bin/bare-drain" "$bin/flood" "$@" 2>"$tmp/bare.json" >/dev/null
-  field seconds "$tmp/bare.json"
+bare() { # a bare PTY drain (sluice-bench reader) of `flood PAYLOAD BYTES`; seconds until drained
+  "$bin/sluice-bench" reader --json -- "$bin/flood" "$@" >"$tmp/bare.json"
+  field read_seconds "$tmp/bare.json"
 }
 sluice() { # sluice --headless of `flood PAYLOAD BYTES`; prints seconds until fully parsed
   "$bin/sluice" --headless --stats --size 160x50 -e "$bin/flood" "$@" 2>"$tmp/sluice.json" >/dev/null
@@ -47,7 +47,7 @@ printf '%-8s %-6s %12s %12s %14s\n' payload round bare_s slowed_s sluice_total_s
 for size in $((12 << 20)) $((32 << 20)); do
   : >"$tmp/slow_ratios"
   for r in $(seq 1 "$((rounds / 2 > 1 ? rounds / 2 : 1))"); do
-    "$bin/bare-drain" "$bin/flood" plain "$size" "$tmp/w_bare.json" 2>/dev/null >/dev/null
+    "$bin/sluice-bench" reader --json -- "$bin/flood" plain "$size" "$tmp/w_bare.json" >/dev/null
     "$bin/sluice" --headless --stats --debug-parse-rate "$rate" -e "$bin/flood" plain "$size" "$tmp/w_slow.json" \
       2>"$tmp/slow.json" >/dev/null
     wb=$(field seconds "$tmp/w_bare.json"); ws=$(field seconds "$tmp/w_slow.json"); tot=$(field total_seconds "$tmp/slow.json")

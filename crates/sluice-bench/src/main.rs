@@ -1,0 +1,145 @@
+//! `sluice-bench`: measure any terminal, and see what a terminal costs a program.
+
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use sluice_bench::report::{parse_bytes, parse_seconds};
+use sluice_bench::{capacity, metro, reader, write};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "sluice-bench",
+    version,
+    about = "Measure any terminal: read capacity, slow and stalled readers, PTY buffers, a bundler's dev server."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run inside a terminal: write deterministic payloads to it and time how fast it reads.
+    Write {
+        /// plain, color, progress, unicode, dense, scroll or all.
+        #[arg(long, default_value = "all")]
+        payload: String,
+        /// Bytes per payload (K, M, G suffixes allowed).
+        #[arg(long, default_value = "16M", value_parser = parse_bytes)]
+        bytes: u64,
+        /// Print the results as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run a command on a PTY and read its output fast, slowly, with a pause, or with ^S/^Q.
+    Reader {
+        /// Read at most this many bytes per second (K, M suffixes allowed).
+        #[arg(long, value_parser = parse_bytes)]
+        rate: Option<u64>,
+        /// Stop reading this many seconds after the start…
+        #[arg(long, value_parser = parse_seconds, requires = "stall_for")]
+        stall_at: Option<Duration>,
+        /// …for this many seconds.
+        #[arg(long, value_parser = parse_seconds, requires = "stall_at")]
+        stall_for: Option<Duration>,
+        /// Send ^S (XOFF) through the line discipline this many seconds after the start…
+        #[arg(long, value_parser = parse_seconds, requires = "xoff_for")]
+        xoff_at: Option<Duration>,
+        /// …and ^Q (XON) this many seconds later.
+        #[arg(long, value_parser = parse_seconds, requires = "xoff_at")]
+        xoff_for: Option<Duration>,
+        /// Print the results as JSON.
+        #[arg(long)]
+        json: bool,
+        /// The command and its arguments.
+        #[arg(required = true, last = true)]
+        command: Vec<String>,
+    },
+    /// How many bytes a PTY (cooked and raw) and a pipe accept with nobody reading.
+    PtyCapacity {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Simulate a bundler's dev server build and report what its terminal writes cost it.
+    MetroSim {
+        /// A warm build: about 1.2 s, main thread 97% busy (the default).
+        #[arg(long, conflicts_with = "cold")]
+        warm: bool,
+        /// A cold build: about 10 s, main thread 57% busy.
+        #[arg(long)]
+        cold: bool,
+        #[arg(long, default_value_t = 7316)]
+        modules: usize,
+        /// Log one line every K modules.
+        #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+        log_every: Option<u64>,
+    },
+}
+
+fn main() -> anyhow::Result<()> {
+    match Cli::parse().command {
+        Command::Write {
+            payload,
+            bytes,
+            json,
+        } => write::run(&payload, bytes as usize, json),
+        Command::Reader {
+            rate,
+            stall_at,
+            stall_for,
+            xoff_at,
+            xoff_for,
+            json,
+            command,
+        } => {
+            let options = reader::ReaderOptions {
+                rate,
+                stall: stall_at.zip(stall_for),
+                xoff: xoff_at.zip(xoff_for),
+            };
+            let result = reader::run(&command, &options)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&result)?);
+            } else {
+                println!(
+                    "command {:.3} s (exit {}), read {} bytes in {:.3} s ({:.2} MB/s)",
+                    result.command_seconds,
+                    result.exit_code,
+                    result.bytes,
+                    result.read_seconds,
+                    result.read_mb_per_s
+                );
+            }
+            Ok(())
+        }
+        Command::PtyCapacity { json } => {
+            let results = capacity::measure().context("measuring buffer capacity")?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&results)?);
+            } else {
+                for r in results {
+                    println!("{:<14} {:>8} bytes", r.channel, r.bytes);
+                }
+            }
+            Ok(())
+        }
+        Command::MetroSim {
+            warm: _,
+            cold,
+            modules,
+            log_every,
+        } => {
+            let log_every = log_every.map(|k| k as usize);
+            let build = if cold {
+                metro::Build::cold(modules, log_every)
+            } else {
+                metro::Build::warm(modules, log_every)
+            };
+            let report = metro::run(&build, &mut std::io::stdout().lock())?;
+            // The report goes to stderr: stdout is the terminal being measured.
+            eprintln!("{}", serde_json::to_string(&report)?);
+            Ok(())
+        }
+    }
+}

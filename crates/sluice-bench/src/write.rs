@@ -1,0 +1,113 @@
+//! `sluice-bench write`: the read capacity of the terminal this runs in.
+//!
+//! Writes each payload to the terminal and times the writes: a write returns once the
+//! terminal has taken the bytes, so bytes over time is how fast the terminal reads. The
+//! payloads are drawn on the alternate screen, which is left before anything is reported, so
+//! results are never mixed into the measured output.
+
+use std::io::Write;
+use std::os::fd::AsRawFd;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use serde::Serialize;
+
+use crate::payload::{PAYLOADS, payload};
+use crate::report::mb_per_s;
+
+/// The outcome for one payload.
+#[derive(Debug, Clone, Serialize)]
+pub struct WriteResult {
+    pub payload: String,
+    pub bytes: u64,
+    pub seconds: f64,
+    pub mb_per_s: f64,
+    /// The longest single `write(2)`: how long a program can be stopped by this terminal.
+    pub longest_write_ms: f64,
+}
+
+/// Each write is at most this big, as a program's log writes are; a huge single write would
+/// hide stalls inside one call.
+const CHUNK: usize = 16 * 1024;
+
+/// Writes `bytes` of `name` to `out` in chunks and times it.
+pub fn measure(out: &mut impl Write, name: &str, bytes: usize) -> anyhow::Result<WriteResult> {
+    let data = payload(name, bytes).with_context(|| format!("unknown payload {name:?}"))?;
+    let data = &data[..bytes.min(data.len())];
+    let started = Instant::now();
+    let mut longest = Duration::ZERO;
+    for chunk in data.chunks(CHUNK) {
+        let t = Instant::now();
+        out.write_all(chunk)?;
+        out.flush()?;
+        longest = longest.max(t.elapsed());
+    }
+    let elapsed = started.elapsed();
+    Ok(WriteResult {
+        payload: name.to_string(),
+        bytes: data.len() as u64,
+        seconds: elapsed.as_secs_f64(),
+        mb_per_s: mb_per_s(data.len() as u64, elapsed),
+        longest_write_ms: longest.as_secs_f64() * 1e3,
+    })
+}
+
+/// Runs the measurement on the terminal behind stdout and prints the report after it.
+pub fn run(which: &str, bytes: usize, json: bool) -> anyhow::Result<()> {
+    let names: Vec<&str> = if which == "all" {
+        PAYLOADS.to_vec()
+    } else {
+        vec![which]
+    };
+    if let Some(unknown) = names.iter().find(|n| !PAYLOADS.contains(n)) {
+        bail!(
+            "unknown payload {unknown:?}; known: {} or all",
+            PAYLOADS.join(", ")
+        );
+    }
+    let stdout = std::io::stdout();
+    // SAFETY: isatty only inspects the descriptor.
+    if unsafe { libc::isatty(stdout.as_raw_fd()) } != 1 {
+        bail!("stdout is not a terminal: run this inside the terminal to measure");
+    }
+    let mut out = stdout.lock();
+    out.write_all(b"\x1b[?1049h\x1b[H\x1b[2J")?;
+    let mut results = Vec::new();
+    for name in &names {
+        results.push(measure(&mut out, name, bytes)?);
+        out.write_all(b"\x1b[0m\x1b[r\x1b[H\x1b[2J")?;
+    }
+    out.write_all(b"\x1b[?1049l")?;
+    out.flush()?;
+    drop(out);
+    if json {
+        println!("{}", serde_json::to_string_pretty(&results)?);
+    } else {
+        println!(
+            "{:<10} {:>12} {:>10} {:>10} {:>16}",
+            "payload", "bytes", "seconds", "MB/s", "longest write ms"
+        );
+        for r in &results {
+            println!(
+                "{:<10} {:>12} {:>10.3} {:>10.1} {:>16.2}",
+                r.payload, r.bytes, r.seconds, r.mb_per_s, r.longest_write_ms
+            );
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn measures_every_byte_into_a_sink() {
+        let mut sink = Vec::new();
+        let r = measure(&mut sink, "plain", 100_000).unwrap();
+        assert_eq!(r.bytes, 100_000);
+        assert_eq!(sink.len(), 100_000);
+        assert!(r.mb_per_s > 0.0);
+        assert!(measure(&mut sink, "nope", 10).is_err());
+    }
+}

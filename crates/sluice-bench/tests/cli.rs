@@ -1,0 +1,174 @@
+//! The `sluice-bench` subcommands on real PTYs and real programs. Timing is checked only
+//! loosely here; the figures themselves belong to benchmarks (docs/benchmarks.md).
+
+use std::io::Read;
+use std::process::Command;
+
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+
+fn bench(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sluice-bench"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+fn reader_json(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["reader", "--json"];
+    all.extend(args);
+    let (code, stdout, stderr) = bench(&all);
+    assert_eq!(code, Some(0), "{stderr}");
+    serde_json::from_str(&stdout).unwrap()
+}
+
+#[test]
+fn a_reader_at_100_kb_per_second_takes_a_second_over_100_kb() {
+    let r = reader_json(&[
+        "--rate",
+        "100000",
+        "--",
+        "head",
+        "-c",
+        "100000",
+        "/dev/zero",
+    ]);
+    assert_eq!(r["bytes"], 100_000);
+    let secs = r["read_seconds"].as_f64().unwrap();
+    assert!((0.8..2.5).contains(&secs), "took {secs} s");
+    // The program could not finish until the reader had taken all but what the PTY buffers.
+    assert!(r["command_seconds"].as_f64().unwrap() > 0.6, "{r}");
+}
+
+#[test]
+fn a_stalled_reader_stops_a_program_that_writes_more_than_the_pty_holds() {
+    let fast = reader_json(&["--", "head", "-c", "300000", "/dev/zero"]);
+    let stalled = reader_json(&[
+        "--stall-at",
+        "0",
+        "--stall-for",
+        "1",
+        "--",
+        "head",
+        "-c",
+        "300000",
+        "/dev/zero",
+    ]);
+    assert!(fast["command_seconds"].as_f64().unwrap() < 0.5, "{fast}");
+    assert!(
+        stalled["command_seconds"].as_f64().unwrap() >= 0.95,
+        "{stalled}"
+    );
+    assert_eq!(stalled["bytes"], 300_000, "nothing is lost, only delayed");
+}
+
+#[test]
+fn xoff_stops_the_program_in_the_line_discipline_until_xon() {
+    let r = reader_json(&[
+        "--xoff-at",
+        "0",
+        "--xoff-for",
+        "1",
+        "--",
+        "head",
+        "-c",
+        "300000",
+        "/dev/zero",
+    ]);
+    assert!(r["command_seconds"].as_f64().unwrap() >= 0.95, "{r}");
+    assert_eq!(r["bytes"], 300_000);
+}
+
+#[test]
+fn pty_capacity_reports_three_channels() {
+    let (code, stdout, _) = bench(&["pty-capacity", "--json"]);
+    assert_eq!(code, Some(0));
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let channels: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["channel"].as_str().unwrap())
+        .collect();
+    assert_eq!(channels, ["pty (cooked)", "pty (raw)", "pipe"]);
+}
+
+#[test]
+fn metro_sim_reports_its_writes_on_stderr() {
+    let (code, stdout, stderr) = bench(&["metro-sim", "--modules", "400", "--log-every", "100"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(stderr.trim()).unwrap();
+    let (writes, statuses, logs) = (
+        report["writes"].as_u64().unwrap(),
+        report["status_updates"].as_u64().unwrap(),
+        report["log_lines"].as_u64().unwrap(),
+    );
+    assert_eq!(logs, 4);
+    assert_eq!(
+        writes,
+        1 + 3 * statuses + logs,
+        "three writes per status, one per log line"
+    );
+    assert!(stdout.contains("(400/400)"));
+}
+
+#[test]
+fn write_reports_after_leaving_the_alternate_screen() {
+    let pair = native_pty_system()
+        .openpty(PtySize {
+            rows: 40,
+            cols: 120,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_sluice-bench"));
+    cmd.args(["write", "--payload", "plain", "--bytes", "256K", "--json"]);
+    let mut child = pair.slave.spawn_command(cmd).unwrap();
+    drop(pair.slave);
+    let mut reader = pair.master.try_clone_reader().unwrap();
+    let mut output = Vec::new();
+    let mut buf = [0u8; 65536];
+    loop {
+        match reader.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => output.extend_from_slice(&buf[..n]),
+        }
+    }
+    assert!(child.wait().unwrap().success());
+    let text = String::from_utf8_lossy(&output);
+    let (measured, report) = text
+        .split_once("\x1b[?1049l")
+        .expect("the alternate screen is left");
+    assert!(
+        measured.starts_with("\x1b[?1049h"),
+        "the payload is written on the alternate screen"
+    );
+    assert!(measured.len() >= 256 * 1024);
+    let json: serde_json::Value =
+        serde_json::from_str(report.trim()).expect("only the report follows");
+    assert_eq!(json[0]["payload"], "plain");
+    assert_eq!(json[0]["bytes"], 256 * 1024);
+}
+
+#[test]
+fn bad_arguments_are_clear_errors() {
+    let (code, _, stderr) = bench(&["reader", "--rate", "fast", "--", "true"]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("not a byte count"), "{stderr}");
+    let (code, _, stderr) = bench(&["reader", "--stall-at", "1", "--", "true"]);
+    assert_eq!(code, Some(2), "--stall-at needs --stall-for: {stderr}");
+    let (code, _, stderr) = bench(&["reader", "--", "/nonexistent/program"]);
+    assert_eq!(code, Some(1));
+    assert!(stderr.contains("cannot run"), "{stderr}");
+    let (code, _, stderr) = bench(&["write", "--payload", "nope"]);
+    assert_eq!(code, Some(1));
+    assert!(
+        stderr.contains("unknown payload") || stderr.contains("not a terminal"),
+        "{stderr}"
+    );
+}
