@@ -31,6 +31,9 @@ enum Command {
         /// Print the results as JSON.
         #[arg(long)]
         json: bool,
+        /// Write the results to this file instead of the terminal.
+        #[arg(long, value_name = "FILE")]
+        output: Option<std::path::PathBuf>,
     },
     /// Run a command on a PTY and read its output fast, slowly, with a pause, or with ^S/^Q.
     Reader {
@@ -83,7 +86,8 @@ fn main() -> anyhow::Result<()> {
             payload,
             bytes,
             json,
-        } => write::run(&payload, bytes as usize, json),
+            output,
+        } => write::run(&payload, bytes as usize, json, output.as_deref()),
         Command::Reader {
             rate,
             stall_at,

@@ -52,8 +52,14 @@ pub fn measure(out: &mut impl Write, name: &str, bytes: usize) -> anyhow::Result
     })
 }
 
-/// Runs the measurement on the terminal behind stdout and prints the report after it.
-pub fn run(which: &str, bytes: usize, json: bool) -> anyhow::Result<()> {
+/// Runs the measurement on the terminal behind stdout, then writes the report to `output`
+/// if given, else prints it once the terminal's screen is restored.
+pub fn run(
+    which: &str,
+    bytes: usize,
+    json: bool,
+    output: Option<&std::path::Path>,
+) -> anyhow::Result<()> {
     let names: Vec<&str> = if which == "all" {
         PAYLOADS.to_vec()
     } else {
@@ -80,21 +86,31 @@ pub fn run(which: &str, bytes: usize, json: bool) -> anyhow::Result<()> {
     out.write_all(b"\x1b[?1049l")?;
     out.flush()?;
     drop(out);
-    if json {
-        println!("{}", serde_json::to_string_pretty(&results)?);
+    let report = if json {
+        serde_json::to_string_pretty(&results)? + "\n"
     } else {
-        println!(
-            "{:<10} {:>12} {:>10} {:>10} {:>16}",
-            "payload", "bytes", "seconds", "MB/s", "longest write ms"
-        );
-        for r in &results {
-            println!(
-                "{:<10} {:>12} {:>10.3} {:>10.1} {:>16.2}",
-                r.payload, r.bytes, r.seconds, r.mb_per_s, r.longest_write_ms
-            );
-        }
+        table(&results)
+    };
+    match output {
+        Some(path) => std::fs::write(path, report)
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        None => print!("{report}"),
     }
     Ok(())
+}
+
+fn table(results: &[WriteResult]) -> String {
+    let mut out = format!(
+        "{:<10} {:>12} {:>10} {:>10} {:>16}\n",
+        "payload", "bytes", "seconds", "MB/s", "longest write ms"
+    );
+    for r in results {
+        out += &format!(
+            "{:<10} {:>12} {:>10.3} {:>10.1} {:>16.2}\n",
+            r.payload, r.bytes, r.seconds, r.mb_per_s, r.longest_write_ms
+        );
+    }
+    out
 }
 
 #[cfg(test)]
