@@ -3,9 +3,11 @@
 //! - [`write`]: a terminal's read capacity, measured from inside it;
 //! - [`reader`]: how a program behaves behind a slow, stalled or XOFF-ed reader;
 //! - [`capacity`]: how much a PTY or a pipe holds with nobody reading;
-//! - [`metro`]: a stand-in for a bundler's dev server, to see what the terminal costs a build.
+//! - [`metro`]: a stand-in for a bundler's dev server, to see what the terminal costs a build;
+//! - [`latency`]: keystroke-echo latency through Sluice's own pipeline, idle and under a flood.
 
 pub mod capacity;
+pub mod latency;
 pub mod metro;
 pub mod payload;
 pub mod reader;

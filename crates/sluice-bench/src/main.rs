@@ -5,7 +5,7 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use sluice_bench::report::{parse_bytes, parse_seconds};
-use sluice_bench::{capacity, metro, reader, write};
+use sluice_bench::{capacity, latency, metro, reader, write};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -64,6 +64,20 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Keystroke-echo latency through Sluice's pipeline (writer, child, reader, parser,
+    /// snapshot), idle and under a flood of output: p50, p95, p99.
+    Latency {
+        #[arg(long, default_value_t = 200)]
+        samples: usize,
+        /// Measure only idle, or only under a flood (default: both).
+        #[arg(long, value_parser = ["idle", "flood", "both"], default_value = "both")]
+        mode: String,
+        /// Sluice's read-ahead (ring capacity) for the run.
+        #[arg(long, value_parser = parse_bytes, default_value = "16M")]
+        read_ahead: u64,
+        #[arg(long)]
+        json: bool,
+    },
     /// Simulate a bundler's dev server build and report what its terminal writes cost it.
     MetroSim {
         /// A warm build: about 1.2 s, main thread 97% busy (the default).
@@ -114,6 +128,46 @@ fn main() -> anyhow::Result<()> {
                     result.read_seconds,
                     result.read_mb_per_s
                 );
+            }
+            Ok(())
+        }
+        Command::Latency {
+            samples,
+            mode,
+            read_ahead,
+            json,
+        } => {
+            let mut results = Vec::new();
+            for flood in [false, true] {
+                if mode == "both" || (mode == "flood") == flood {
+                    let options = latency::LatencyOptions {
+                        samples: samples.max(1),
+                        flood,
+                        read_ahead: read_ahead as usize,
+                    };
+                    results.push((
+                        if flood { "flood" } else { "idle" },
+                        latency::run(&options)?,
+                    ));
+                }
+            }
+            if json {
+                let map: serde_json::Map<String, serde_json::Value> = results
+                    .into_iter()
+                    .map(|(k, v)| (k.to_string(), serde_json::to_value(v).unwrap()))
+                    .collect();
+                println!("{}", serde_json::to_string_pretty(&map)?);
+            } else {
+                println!(
+                    "{:<6} {:>8} {:>9} {:>9} {:>9} {:>9}",
+                    "load", "samples", "p50 ms", "p95 ms", "p99 ms", "max ms"
+                );
+                for (load, p) in results {
+                    println!(
+                        "{load:<6} {:>8} {:>9.3} {:>9.3} {:>9.3} {:>9.3}",
+                        p.samples, p.p50_ms, p.p95_ms, p.p99_ms, p.max_ms
+                    );
+                }
             }
             Ok(())
         }

@@ -172,3 +172,19 @@ fn bad_arguments_are_clear_errors() {
         "{stderr}"
     );
 }
+
+#[test]
+fn latency_measures_echoes_through_the_pipeline() {
+    let (code, stdout, stderr) = bench(&["latency", "--samples", "20", "--mode", "idle", "--json"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let idle = &v["idle"];
+    assert_eq!(idle["samples"], 20);
+    let (p50, p99) = (
+        idle["p50_ms"].as_f64().unwrap(),
+        idle["p99_ms"].as_f64().unwrap(),
+    );
+    assert!(p50 > 0.0 && p50 <= p99, "{idle}");
+    // Loose: an idle echo is well under a frame; the figures belong to docs/performance.md.
+    assert!(p99 < 500.0, "{idle}");
+}

@@ -193,6 +193,12 @@ impl Terminal {
         self.stats.snapshot()
     }
 
+    /// The longest hold of the terminal lock by the parser since the last call (for periodic
+    /// metrics: each period reports its own worst case).
+    pub fn take_longest_lock_hold(&self) -> std::time::Duration {
+        std::time::Duration::from_nanos(self.stats.longest_lock_ns.swap(0, Ordering::Relaxed))
+    }
+
     /// Renders the screen (and optionally the history) as text, ANSI or JSON.
     pub fn dump(&self, format: DumpFormat, scrollback: bool) -> String {
         dump::dump(&self.term.lock(), &self.palette, format, scrollback)

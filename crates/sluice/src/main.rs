@@ -2,6 +2,7 @@
 
 mod cli;
 mod headless;
+mod metrics;
 mod window;
 
 use std::process::ExitCode;

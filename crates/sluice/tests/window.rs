@@ -139,16 +139,17 @@ fn typing_into_a_shell_in_a_real_window_shows_its_output() {
         .env("PS1", "$ ")
         .current_dir(&dir)
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
+        .stderr(std::fs::File::create(dir.join("sluice.log")).unwrap())
         .spawn()
         .unwrap();
+    let log = || std::fs::read_to_string(dir.join("sluice.log")).unwrap_or_default();
 
     let mut window = String::new();
     wait_until(Duration::from_secs(30), || {
         window = xdotool(&x.display, &["search", "--name", "Sluice"]);
         !window.is_empty()
     })
-    .expect("the window opens");
+    .unwrap_or_else(|()| panic!("the window opens; sluice's log:\n{}", log()));
     let window = window.lines().next().unwrap().to_string();
     xdotool(&x.display, &["windowfocus", "--sync", &window]);
     std::thread::sleep(Duration::from_millis(500));

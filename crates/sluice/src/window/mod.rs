@@ -22,6 +22,7 @@ use winit::keyboard::ModifiersState;
 use winit::window::{Window, WindowId};
 
 use crate::cli::Cli;
+use crate::metrics::{self, RuntimeMetrics};
 use pacing::FramePacer;
 
 /// Padding around the grid, in logical pixels.
@@ -80,6 +81,7 @@ struct Session {
     font: FontConfig,
     font_points: f32,
     last_parsed: u64,
+    metrics: RuntimeMetrics,
 }
 
 impl ApplicationHandler<UserEvent> for App<'_> {
@@ -140,18 +142,22 @@ impl ApplicationHandler<UserEvent> for App<'_> {
         let Some(session) = &mut self.state else {
             return;
         };
+        session.report_metrics();
+        let metrics_due = session.metrics_due();
         if session.frame_requested {
             let at = session.pacer.next_frame_at();
             if at <= Instant::now() {
                 session.frame_requested = false;
                 session.window.request_redraw();
-                event_loop.set_control_flow(ControlFlow::Wait);
+                event_loop.set_control_flow(wait_until(metrics_due));
             } else {
-                event_loop.set_control_flow(ControlFlow::WaitUntil(at));
+                event_loop.set_control_flow(ControlFlow::WaitUntil(
+                    metrics_due.map_or(at, |m| m.min(at)),
+                ));
             }
         } else {
-            // Idle is free: no timers while nothing happens.
-            event_loop.set_control_flow(ControlFlow::Wait);
+            // Idle is free: no timer unless a metrics period with activity is still open.
+            event_loop.set_control_flow(wait_until(metrics_due));
         }
     }
 }
@@ -226,6 +232,7 @@ impl Session {
                 let _ = exited.recv();
                 let _ = proxy.send_event(UserEvent::ChildExited);
             })?;
+        let metrics = RuntimeMetrics::new(Instant::now(), pty.stats().snapshot(), terminal.stats());
         let refresh = window
             .current_monitor()
             .and_then(|m| m.refresh_rate_millihertz())
@@ -244,6 +251,7 @@ impl Session {
             font,
             font_points: cli.font_size,
             last_parsed: 0,
+            metrics,
         })
     }
 
@@ -288,6 +296,25 @@ impl Session {
             timeout: None,
         });
         self.pacer.frame_drawn(start, start.elapsed());
+        self.metrics.frame(start.elapsed());
+        self.report_metrics();
+    }
+
+    /// Logs the periodic metrics if a period with activity is over.
+    fn report_metrics(&mut self) {
+        let (now, pty) = (Instant::now(), self.pty.stats().snapshot());
+        if self.metrics.due_at(&pty).is_none_or(|due| now < due) {
+            return;
+        }
+        let hold = self.terminal.take_longest_lock_hold();
+        if let Some(report) = self.metrics.report(now, pty, self.terminal.stats(), hold) {
+            metrics::log(&report);
+        }
+    }
+
+    /// When the metrics period ends, while one with activity is open.
+    fn metrics_due(&self) -> Option<Instant> {
+        self.metrics.due_at(&self.pty.stats().snapshot())
     }
 
     fn resize(&mut self, size: PhysicalSize<u32>) {
@@ -312,6 +339,10 @@ impl Session {
         }
         self.resize(self.window.inner_size());
     }
+}
+
+fn wait_until(at: Option<Instant>) -> ControlFlow {
+    at.map_or(ControlFlow::Wait, ControlFlow::WaitUntil)
 }
 
 /// How many cells fit in the window.
