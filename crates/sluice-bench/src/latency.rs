@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 use anyhow::bail;
 use crossbeam_channel::RecvTimeoutError;
 use serde::Serialize;
-use sluice_pty::{Pty, PtyOptions, WinSize};
-use sluice_term::{Snapshot, TermEvent, Terminal, TerminalOptions};
+use sluice_pty::{PtyOptions, WinSize};
+use sluice_term::{Session, Snapshot, TermEvent, TerminalOptions};
 
 /// Percentiles of a set of samples, in milliseconds.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -68,24 +68,19 @@ fn child_script(flood: bool) -> String {
 /// Runs the samples and returns their percentiles.
 pub fn run(options: &LatencyOptions) -> anyhow::Result<Percentiles> {
     let size = WinSize::cells(100, 30);
-    let (pty, ring) = Pty::spawn(&PtyOptions {
-        command: Some(vec![
-            "sh".into(),
-            "-c".into(),
-            child_script(options.flood).into(),
-        ]),
-        size,
-        read_ahead: options.read_ahead,
-        ..PtyOptions::default()
-    })?;
     let (wake_tx, wake_rx) = crossbeam_channel::bounded::<()>(1);
-    let terminal = Terminal::start(
-        ring,
-        pty.writer(),
-        TerminalOptions {
+    let Session { terminal, pty } = Session::start(
+        &PtyOptions {
+            command: Some(vec![
+                "sh".into(),
+                "-c".into(),
+                child_script(options.flood).into(),
+            ]),
             size,
-            ..TerminalOptions::default()
+            read_ahead: options.read_ahead,
+            ..PtyOptions::default()
         },
+        TerminalOptions::default(),
         Arc::new(move || {
             let _ = wake_tx.try_send(());
         }),

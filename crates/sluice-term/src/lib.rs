@@ -20,6 +20,7 @@ pub mod palette;
 mod parser;
 mod replay;
 pub mod scroll;
+mod session;
 mod snapshot;
 mod terminal;
 
@@ -32,6 +33,7 @@ pub use listener::TermListener;
 pub use palette::{Palette, Rgb};
 pub use parser::{TermStatsSnapshot, fnv1a};
 pub use replay::Replay;
+pub use session::{Session, SessionError};
 pub use snapshot::{Cursor, Damage, RenderCell, Snapshot, SnapshotModes, ViewportSelection};
 pub use terminal::{Terminal, TerminalOptions, Wake};
 

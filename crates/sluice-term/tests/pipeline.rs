@@ -8,36 +8,31 @@ use std::time::{Duration, Instant};
 use sluice_pty::{ExitStatus, Pty, PtyOptions, WinSize};
 use sluice_term::{Snapshot, Terminal, TerminalOptions};
 
-struct Session {
+struct Harness {
     pty: Pty,
     terminal: Terminal,
     snapshot: Snapshot,
     wakes: Arc<AtomicUsize>,
 }
 
-impl Session {
-    fn start(script: &str, size: WinSize) -> Session {
+impl Harness {
+    fn start(script: &str, size: WinSize) -> Harness {
         let options = PtyOptions {
             command: Some(vec!["sh".into(), "-c".into(), script.into()]),
             size,
             ..PtyOptions::default()
         };
-        let (pty, ring) = Pty::spawn(&options).expect("spawn sh");
         let wakes = Arc::new(AtomicUsize::new(0));
         let counter = wakes.clone();
-        let terminal = Terminal::start(
-            ring,
-            pty.writer(),
-            TerminalOptions {
-                size,
-                ..TerminalOptions::default()
-            },
+        let sluice_term::Session { terminal, pty } = sluice_term::Session::start(
+            &options,
+            TerminalOptions::default(),
             Arc::new(move || {
                 counter.fetch_add(1, Ordering::Relaxed);
             }),
         )
-        .expect("start parser");
-        Session {
+        .expect("start sh and its terminal");
+        Harness {
             pty,
             terminal,
             snapshot: Snapshot::default(),
@@ -75,7 +70,7 @@ impl Session {
 
 #[test]
 fn resize_reaches_the_child_as_sigwinch_with_the_new_size() {
-    let mut s = Session::start(
+    let mut s = Harness::start(
         r#"trap 'echo "winch $(stty size)"' WINCH; echo ready; while :; do sleep 0.02; done"#,
         WinSize::cells(80, 24),
     );
@@ -94,7 +89,7 @@ fn resize_reaches_the_child_as_sigwinch_with_the_new_size() {
 
 #[test]
 fn interactive_output_is_parsed_at_once_and_wakes_the_ui() {
-    let mut s = Session::start(
+    let mut s = Harness::start(
         "stty -echo; while read line; do echo \"got $line\"; done",
         WinSize::cells(40, 5),
     );
@@ -114,7 +109,7 @@ fn interactive_output_is_parsed_at_once_and_wakes_the_ui() {
 fn replies_to_queries_are_built_from_terminal_state() {
     // OSC 11 asks for the background colour, CSI 14 t for the text area in pixels.
     let script = r#"stty raw -echo; printf '\033]11;?\033\\\033[14t'; r=$(dd bs=1 count=37 2>/dev/null); stty sane; printf '%s' "$r" | od -An -c | tr -d ' \n'; echo; sleep 5"#;
-    let mut s = Session::start(
+    let mut s = Harness::start(
         script,
         WinSize {
             cols: 20,
@@ -137,7 +132,7 @@ fn replies_to_queries_are_built_from_terminal_state() {
 
 #[test]
 fn an_open_synchronized_update_is_shown_after_the_deadline() {
-    let mut s = Session::start(
+    let mut s = Harness::start(
         r"printf 'before\n\033[?2026hheld back'; sleep 10",
         WinSize::cells(40, 5),
     );
@@ -155,7 +150,7 @@ fn an_open_synchronized_update_is_shown_after_the_deadline() {
 
 #[test]
 fn a_child_that_never_reads_cannot_stall_output_and_a_stuck_paste_can_be_cancelled() {
-    let mut s = Session::start(
+    let mut s = Harness::start(
         "stty -echo; i=0; while :; do echo tick $i; i=$((i+1)); sleep 0.02; done",
         WinSize::cells(40, 5),
     );
@@ -205,7 +200,7 @@ fn a_child_that_never_reads_cannot_stall_output_and_a_stuck_paste_can_be_cancell
 
 #[test]
 fn shutdown_is_fast_even_with_a_paste_stuck_and_the_child_alive() {
-    let mut s = Session::start(
+    let mut s = Harness::start(
         "stty -echo; while :; do sleep 1; done",
         WinSize::cells(40, 5),
     );
@@ -223,7 +218,7 @@ fn shutdown_is_fast_even_with_a_paste_stuck_and_the_child_alive() {
 
 #[test]
 fn snapshot_damage_covers_only_changed_rows() {
-    let mut s = Session::start(
+    let mut s = Harness::start(
         r"printf 'a\nb\nc'; read x; printf '\033[2;1Hchanged'; sleep 10",
         WinSize::cells(20, 5),
     );

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use serde::Serialize;
 use sluice_pty::{Pty, PtyOptions, WinSize};
-use sluice_term::{Terminal, TerminalOptions};
+use sluice_term::{Session, Terminal, TerminalOptions};
 
 use crate::cli::Cli;
 
@@ -29,16 +29,16 @@ pub fn run(cli: &Cli) -> anyhow::Result<i32> {
         read_ahead: cli.read_ahead,
         ..PtyOptions::default()
     };
-    let (mut pty, ring) = Pty::spawn(&options)?;
     let terminal_options = TerminalOptions {
-        size,
         scrollback: cli.history,
         digest: cli.digest,
         debug_parse_rate: cli.debug_parse_rate,
         ..TerminalOptions::default()
     };
-    let mut terminal = Terminal::start(ring, pty.writer(), terminal_options, Arc::new(|| {}))
-        .context("cannot start the parser thread")?;
+    let Session {
+        mut terminal,
+        mut pty,
+    } = Session::start(&options, terminal_options, Arc::new(|| {}))?;
 
     let status = pty
         .wait_exit(None)

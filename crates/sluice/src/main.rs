@@ -29,8 +29,8 @@ fn main() -> ExitCode {
         Err(err) => {
             eprintln!("sluice: {err:#}");
             let cannot_run = err
-                .downcast_ref::<sluice_pty::Error>()
-                .is_some_and(sluice_pty::Error::is_spawn_failure);
+                .downcast_ref::<sluice_term::SessionError>()
+                .is_some_and(sluice_term::SessionError::is_spawn_failure);
             ExitCode::from(if cannot_run {
                 EXIT_CANNOT_RUN
             } else {

@@ -205,19 +205,16 @@ impl Session {
         let renderer = Renderer::new(&gpu.device, &gpu.queue, surface.format(), &font)?;
         let grid = grid_size(&renderer, size, scale);
 
-        let (pty, ring) = Pty::spawn(&PtyOptions {
-            command: cli.command.clone(),
-            working_directory: cli.working_directory.clone(),
-            size: grid,
-            read_ahead: cli.read_ahead,
-            ..PtyOptions::default()
-        })?;
         let wake_proxy = proxy.clone();
-        let terminal = Terminal::start(
-            ring,
-            pty.writer(),
-            TerminalOptions {
+        let sluice_term::Session { terminal, pty } = sluice_term::Session::start(
+            &PtyOptions {
+                command: cli.command.clone(),
+                working_directory: cli.working_directory.clone(),
                 size: grid,
+                read_ahead: cli.read_ahead,
+                ..PtyOptions::default()
+            },
+            TerminalOptions {
                 scrollback: cli.history,
                 ..TerminalOptions::default()
             },
