@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 rounds=${1:-6}
 bytes=${2:-$((256 << 20))}
 
-cargo build --release -q -p sluice -p sluice-bench -p sluice-benches
+cargo build --release -q -p sluice -p sluice-bench -p sluice-benches --bins
 bin="$PWD/target/release"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
