@@ -18,6 +18,14 @@ fn bench(args: &[&str]) -> (Option<i32>, String, String) {
     )
 }
 
+/// A program that writes 300 KB, far more than a PTY buffers, then exits.
+const BIG_WRITER: &[&str] = &["--", "head", "-c", "300000", "/dev/zero"];
+
+/// `reader --json OPTIONS -- BIG_WRITER`.
+fn reader_over_big_writer(options: &[&str]) -> serde_json::Value {
+    reader_json(&[options, BIG_WRITER].concat())
+}
+
 fn reader_json(args: &[&str]) -> serde_json::Value {
     let mut all = vec!["reader", "--json"];
     all.extend(args);
@@ -46,18 +54,8 @@ fn a_reader_at_100_kb_per_second_takes_a_second_over_100_kb() {
 
 #[test]
 fn a_stalled_reader_stops_a_program_that_writes_more_than_the_pty_holds() {
-    let fast = reader_json(&["--", "head", "-c", "300000", "/dev/zero"]);
-    let stalled = reader_json(&[
-        "--stall-at",
-        "0",
-        "--stall-for",
-        "1",
-        "--",
-        "head",
-        "-c",
-        "300000",
-        "/dev/zero",
-    ]);
+    let fast = reader_over_big_writer(&[]);
+    let stalled = reader_over_big_writer(&["--stall-at", "0", "--stall-for", "1"]);
     assert!(fast["command_seconds"].as_f64().unwrap() < 0.5, "{fast}");
     assert!(
         stalled["command_seconds"].as_f64().unwrap() >= 0.95,
@@ -68,17 +66,7 @@ fn a_stalled_reader_stops_a_program_that_writes_more_than_the_pty_holds() {
 
 #[test]
 fn xoff_stops_the_program_in_the_line_discipline_until_xon() {
-    let r = reader_json(&[
-        "--xoff-at",
-        "0",
-        "--xoff-for",
-        "1",
-        "--",
-        "head",
-        "-c",
-        "300000",
-        "/dev/zero",
-    ]);
+    let r = reader_over_big_writer(&["--xoff-at", "0", "--xoff-for", "1"]);
     assert!(r["command_seconds"].as_f64().unwrap() >= 0.95, "{r}");
     assert_eq!(r["bytes"], 300_000);
 }

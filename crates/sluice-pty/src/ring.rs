@@ -154,11 +154,6 @@ impl RingProducer {
             consumer.unpark();
         }
     }
-
-    /// The ring's capacity in bytes.
-    pub fn capacity(&self) -> usize {
-        self.shared.capacity
-    }
 }
 
 /// Dropping the producer ends the stream: the consumer drains what is left, then sees `Closed`.

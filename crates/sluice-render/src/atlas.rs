@@ -214,12 +214,4 @@ impl Atlas {
         self.allocator.clear();
         self.entries.clear();
     }
-
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
 }

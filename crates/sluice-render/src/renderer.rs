@@ -1,7 +1,5 @@
 //! The renderer: a persistent frame texture in which only changed rows are redrawn.
 
-use std::time::Instant;
-
 use sluice_term::Snapshot;
 use wgpu::util::DeviceExt;
 
@@ -22,8 +20,6 @@ pub struct FrameReport {
     pub shifted: i32,
     /// Quads drawn.
     pub instances: usize,
-    /// CPU time on the calling thread, building and submitting.
-    pub cpu_seconds: f64,
 }
 
 #[repr(C)]
@@ -234,7 +230,6 @@ impl Renderer {
 
     /// Draws what changed in `snapshot` since the last call (its damage is consumed).
     pub fn render(&mut self, snapshot: &mut Snapshot) -> FrameReport {
-        let started = Instant::now();
         let damage = snapshot.take_damage();
         let (cols, rows) = (snapshot.cols, snapshot.rows);
         if cols == 0 || rows == 0 {
@@ -304,7 +299,6 @@ impl Renderer {
             rows_drawn: rows.len(),
             shifted: shift,
             instances,
-            cpu_seconds: started.elapsed().as_secs_f64(),
         }
     }
 

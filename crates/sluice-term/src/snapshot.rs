@@ -99,8 +99,6 @@ pub struct Snapshot {
     pub history_size: usize,
     pub background: Rgb,
     pub foreground: Rgb,
-    /// Increases each time the snapshot is updated with changes.
-    pub generation: u64,
 }
 
 fn same_colors(copied: &[Option<Rgb>], colors: &Colors) -> bool {
@@ -290,9 +288,6 @@ impl Snapshot {
         term.reset_damage();
 
         changed |= self.update_state(term, palette, display_offset);
-        if changed {
-            self.generation += 1;
-        }
         changed
     }
 
