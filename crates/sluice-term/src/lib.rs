@@ -14,28 +14,35 @@
 
 mod dump;
 mod events;
+mod hyperlink;
 pub mod input;
 mod listener;
 pub mod palette;
 mod parser;
 mod replay;
 pub mod scroll;
+mod search;
+mod select;
 mod session;
 mod snapshot;
 mod terminal;
 
 pub use alacritty_terminal;
+pub use alacritty_terminal::index::{Direction, Side};
 pub use alacritty_terminal::term::cell::Flags as CellFlags;
 pub use alacritty_terminal::vte::ansi::CursorShape;
 pub use dump::DumpFormat;
 pub use events::{ClipboardKind, TermEvent};
+pub use hyperlink::Hyperlink;
 pub use listener::TermListener;
 pub use palette::{Palette, Rgb};
 pub use parser::{TermStatsSnapshot, fnv1a};
 pub use replay::Replay;
+pub use search::{RowSpan, Search, SearchError};
+pub use select::{SelectionKind, ViewportPoint};
 pub use session::{Session, SessionError};
 pub use snapshot::{Cursor, Damage, RenderCell, Snapshot, SnapshotModes, ViewportSelection};
-pub use terminal::{Terminal, TerminalOptions, Wake};
+pub use terminal::{DEFAULT_WORD_SEPARATORS, Terminal, TerminalOptions, Wake};
 
 /// The most bytes parsed under one hold of the terminal lock.
 ///

@@ -33,6 +33,8 @@ pub struct TerminalOptions {
     /// Whether OSC 52 may read the clipboard. Off by default: a program could otherwise read
     /// whatever the user last copied, passwords included.
     pub osc52_read: bool,
+    /// Characters that end a word for double-click selection.
+    pub word_separators: String,
     /// Compute a digest of every byte parsed (see [`TermStatsSnapshot::digest`]). Off by
     /// default: it is for tests that check that output arrived whole and in order.
     pub digest: bool,
@@ -48,11 +50,17 @@ impl Default for TerminalOptions {
             scrollback: 10_000,
             palette: Palette::default(),
             osc52_read: false,
+            word_separators: DEFAULT_WORD_SEPARATORS.to_owned(),
             digest: false,
             debug_parse_rate: None,
         }
     }
 }
+
+/// What ends a word for double-click selection: blanks, quotes, brackets and the punctuation
+/// that delimits fields in shell output, but not `/`, `.`, `-`, `_` or `~`, so a path or
+/// a file name is selected whole (Alacritty's choice too).
+pub const DEFAULT_WORD_SEPARATORS: &str = ",│`|:\"' ()[]{}<>\t";
 
 pub(crate) struct GridSize(pub(crate) WinSize);
 
@@ -107,6 +115,10 @@ impl Terminal {
             } else {
                 Osc52::OnlyCopy
             },
+            semantic_escape_chars: options.word_separators.clone(),
+            // Programs push kitty keyboard flags only if the terminal answers the query;
+            // front ends encode keys with `input::encode_key`, which honours the flags.
+            kitty_keyboard: true,
             ..Config::default()
         };
         let queue = EventQueue::default();

@@ -1,72 +1,13 @@
 //! The pipeline's invariants, end to end on real PTYs: the child, the reader, the ring, the
 //! parser thread, the terminal and the snapshot a renderer would draw.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use sluice_pty::{ExitStatus, Pty, PtyOptions, WinSize};
-use sluice_term::{Snapshot, Terminal, TerminalOptions};
+use sluice_pty::{ExitStatus, WinSize};
 
-struct Harness {
-    pty: Pty,
-    terminal: Terminal,
-    snapshot: Snapshot,
-    wakes: Arc<AtomicUsize>,
-}
-
-impl Harness {
-    fn start(script: &str, size: WinSize) -> Harness {
-        let options = PtyOptions {
-            command: Some(vec!["sh".into(), "-c".into(), script.into()]),
-            size,
-            ..PtyOptions::default()
-        };
-        let wakes = Arc::new(AtomicUsize::new(0));
-        let counter = wakes.clone();
-        let sluice_term::Session { terminal, pty } = sluice_term::Session::start(
-            &options,
-            TerminalOptions::default(),
-            Arc::new(move || {
-                counter.fetch_add(1, Ordering::Relaxed);
-            }),
-        )
-        .expect("start sh and its terminal");
-        Harness {
-            pty,
-            terminal,
-            snapshot: Snapshot::default(),
-            wakes,
-        }
-    }
-
-    fn screen(&mut self) -> String {
-        self.terminal.update_snapshot(&mut self.snapshot);
-        (0..self.snapshot.rows)
-            .map(|r| self.snapshot.row_text(r))
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
-
-    /// Polls the snapshot, as a renderer would, until `done` holds or `timeout` passes.
-    fn wait_for(
-        &mut self,
-        timeout: Duration,
-        done: impl Fn(&str) -> bool,
-    ) -> Result<String, String> {
-        let deadline = Instant::now() + timeout;
-        loop {
-            let screen = self.screen();
-            if done(&screen) {
-                return Ok(screen);
-            }
-            if Instant::now() > deadline {
-                return Err(screen);
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-    }
-}
+mod common;
+use common::Harness;
 
 #[test]
 fn resize_reaches_the_child_as_sigwinch_with_the_new_size() {
