@@ -9,6 +9,8 @@
 
 use sluice_term::{Cursor, RenderCell, Snapshot, ViewportSelection};
 
+use crate::decorations::Decorations;
+
 use sluice_term::scroll::mix;
 pub use sluice_term::scroll::{UNKNOWN as UNDRAWN, plan};
 
@@ -58,9 +60,14 @@ pub fn selected_columns(
 }
 
 /// The fingerprint of `row` as it would be drawn.
-pub fn row_hash(snapshot: &Snapshot, overlay: &Overlay, row: usize) -> u64 {
+pub fn row_hash(
+    snapshot: &Snapshot,
+    overlay: &Overlay,
+    decorations: &Decorations,
+    row: usize,
+) -> u64 {
     let mut h = mix(0, rgb(snapshot.background));
-    for cell in &snapshot.lines[row] {
+    for cell in decorations.apply(&snapshot.lines[row], row).iter() {
         h = cell_hash(h, cell);
     }
     if let Some(cursor) = overlay.cursor.filter(|c| c.row == row) {

@@ -12,6 +12,7 @@
 pub mod atlas;
 pub mod boxdraw;
 pub mod damage;
+mod decorations;
 mod error;
 pub mod font;
 mod gpu;
@@ -22,6 +23,7 @@ mod renderer;
 mod rows;
 mod surface;
 
+pub use decorations::{Decorations, Label, Mark};
 pub use error::{Error, Result};
 pub use font::{CellMetrics, FontConfig};
 pub use gpu::Gpu;

@@ -5,6 +5,7 @@ use wgpu::util::DeviceExt;
 
 use crate::atlas::{ATLAS_SIZE, Atlas};
 use crate::damage::{self, Overlay, UNDRAWN};
+use crate::decorations::Decorations;
 use crate::error::Result;
 use crate::font::{CellMetrics, FontConfig, Fonts};
 use crate::image::Image;
@@ -62,6 +63,8 @@ pub struct Renderer {
     last_cursor_row: Option<usize>,
     last_overlay: Option<Overlay>,
     scratch: Vec<Instance>,
+    decorations: Decorations,
+    decorations_changed: bool,
     /// Whether the window has focus (an unfocused block cursor is drawn hollow).
     pub focused: bool,
 }
@@ -125,6 +128,8 @@ impl Renderer {
             last_cursor_row: None,
             last_overlay: None,
             scratch: Vec::new(),
+            decorations: Decorations::default(),
+            decorations_changed: false,
             focused: true,
         })
     }
@@ -228,6 +233,15 @@ impl Renderer {
             }));
     }
 
+    /// Sets what is drawn over the cells from the next frame on. Rows are redrawn only if
+    /// the decorations differ from the current ones.
+    pub fn set_decorations(&mut self, decorations: Decorations) {
+        if decorations != self.decorations {
+            self.decorations = decorations;
+            self.decorations_changed = true;
+        }
+    }
+
     /// Draws what changed in `snapshot` since the last call (its damage is consumed).
     pub fn render(&mut self, snapshot: &mut Snapshot) -> FrameReport {
         let damage = snapshot.take_damage();
@@ -244,6 +258,7 @@ impl Renderer {
         };
         let cursor_row = overlay.cursor.map(|c| c.row);
         let everything = damage.full
+            || std::mem::take(&mut self.decorations_changed)
             || self.drawn.iter().all(|&h| h == UNDRAWN)
             || self
                 .last_overlay
@@ -257,7 +272,7 @@ impl Renderer {
         let (shift, rows, new_hashes) = if everything {
             // Fingerprint every row and search for a scroll against what is drawn.
             let new: Vec<u64> = (0..rows)
-                .map(|r| damage::row_hash(snapshot, &overlay, r))
+                .map(|r| damage::row_hash(snapshot, &overlay, &self.decorations, r))
                 .collect();
             let plan = damage::plan(&self.drawn, &new);
             if plan.shift != 0 {
@@ -280,7 +295,7 @@ impl Renderer {
             candidates.sort_unstable();
             candidates.dedup();
             candidates
-                .retain(|&r| r < rows && damage::row_hash(snapshot, &overlay, r) != self.drawn[r]);
+                .retain(|&r| r < rows && damage::row_hash(snapshot, &overlay, &self.decorations, r) != self.drawn[r]);
             (damage.scroll, candidates, None)
         };
         self.last_cursor_row = cursor_row;
@@ -292,7 +307,7 @@ impl Renderer {
         for &row in &rows {
             self.drawn[row] = match &new_hashes {
                 Some(hashes) => hashes[row],
-                None => damage::row_hash(snapshot, &overlay, row),
+                None => damage::row_hash(snapshot, &overlay, &self.decorations, row),
             };
         }
         FrameReport {
@@ -341,7 +356,7 @@ impl Renderer {
             };
             if rows
                 .iter()
-                .all(|&row| builder.build(snapshot, overlay, row).is_ok())
+                .all(|&row| builder.build(snapshot, overlay, &self.decorations, row).is_ok())
             {
                 built = true;
                 break;

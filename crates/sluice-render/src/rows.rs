@@ -6,6 +6,7 @@ use sluice_term::{CellFlags, CursorShape, RenderCell, Rgb, Snapshot};
 use crate::atlas::{Atlas, AtlasEntry, AtlasFull, AtlasKey, Bitmap};
 use crate::boxdraw;
 use crate::damage::{Overlay, selected_columns};
+use crate::decorations::Decorations;
 use crate::font::{CellMetrics, Fonts, GlyphStyle};
 
 /// One quad, as the cell shader reads it.
@@ -79,13 +80,15 @@ impl RowBuilder<'_> {
         &mut self,
         snapshot: &Snapshot,
         overlay: &Overlay,
+        decorations: &Decorations,
         row: usize,
     ) -> Result<(), AtlasFull> {
         let m = self.metrics;
         let (cw, ch) = (m.width as f32, m.height as f32);
         let top = self.top(row);
         let clip = [top, top + ch];
-        let cells = &snapshot.lines[row];
+        let cells = decorations.apply(&snapshot.lines[row], row);
+        let cells = &cells[..];
         let selected = selected_columns(overlay.selection, row, snapshot.cols);
         let colors = |col: usize, cell: &RenderCell| -> (Rgb, Rgb) {
             let mut inverse = cell.flags.contains(CellFlags::INVERSE);
@@ -148,7 +151,7 @@ impl RowBuilder<'_> {
             .filter(|c| c.row == row && c.col < cells.len())
         {
             self.cursor(
-                snapshot,
+                cells,
                 overlay,
                 cursor,
                 colors(cursor.col, &cells[cursor.col]).1,
@@ -297,7 +300,7 @@ impl RowBuilder<'_> {
 
     fn cursor(
         &mut self,
-        snapshot: &Snapshot,
+        row_cells: &[RenderCell],
         overlay: &Overlay,
         cursor: sluice_term::Cursor,
         cell_bg: Rgb,
@@ -316,7 +319,7 @@ impl RowBuilder<'_> {
             CursorShape::Block => {
                 self.rect(x, top, w, h, cursor.color, clip);
                 // The character under a block cursor is drawn in the cell's background colour.
-                let cell = &snapshot.lines[cursor.row][cursor.col];
+                let cell = &row_cells[cursor.col];
                 if !cell.flags.contains(CellFlags::HIDDEN) {
                     self.glyph(cell, cursor.col, cursor.row, cell_bg, clip)?;
                 }
