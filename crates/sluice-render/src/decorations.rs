@@ -55,7 +55,11 @@ impl Decorations {
         let mut cells = cells.to_vec();
         for (span, mark) in self.marks.iter().filter(|(s, _)| s.row == row) {
             let end = span.end.min(cells.len());
-            for cell in cells.get_mut(span.start.min(end)..end).into_iter().flatten() {
+            for cell in cells
+                .get_mut(span.start.min(end)..end)
+                .into_iter()
+                .flatten()
+            {
                 match *mark {
                     Mark::Colors { fg, bg } => {
                         (cell.fg, cell.bg) = (fg, bg);
@@ -115,7 +119,11 @@ mod tests {
             .map(|c| RenderCell {
                 c,
                 zerowidth: None,
-                fg: Rgb { r: 200, g: 200, b: 200 },
+                fg: Rgb {
+                    r: 200,
+                    g: 200,
+                    b: 200,
+                },
                 bg: Rgb { r: 0, g: 0, b: 0 },
                 underline: None,
                 flags: CellFlags::empty(),
@@ -125,7 +133,11 @@ mod tests {
 
     #[test]
     fn marks_and_labels_change_only_their_cells() {
-        let yellow = Rgb { r: 255, g: 255, b: 0 };
+        let yellow = Rgb {
+            r: 255,
+            g: 255,
+            b: 0,
+        };
         let d = Decorations {
             marks: vec![
                 (

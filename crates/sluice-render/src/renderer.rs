@@ -294,8 +294,10 @@ impl Renderer {
             candidates.extend(moved_cursor);
             candidates.sort_unstable();
             candidates.dedup();
-            candidates
-                .retain(|&r| r < rows && damage::row_hash(snapshot, &overlay, &self.decorations, r) != self.drawn[r]);
+            candidates.retain(|&r| {
+                r < rows
+                    && damage::row_hash(snapshot, &overlay, &self.decorations, r) != self.drawn[r]
+            });
             (damage.scroll, candidates, None)
         };
         self.last_cursor_row = cursor_row;
@@ -354,10 +356,11 @@ impl Renderer {
                 rows: ring_rows,
                 out: &mut instances,
             };
-            if rows
-                .iter()
-                .all(|&row| builder.build(snapshot, overlay, &self.decorations, row).is_ok())
-            {
+            if rows.iter().all(|&row| {
+                builder
+                    .build(snapshot, overlay, &self.decorations, row)
+                    .is_ok()
+            }) {
                 built = true;
                 break;
             }

@@ -53,6 +53,8 @@ pub struct Cursor {
     pub color: Rgb,
     /// It sits on the first half of a wide character.
     pub wide: bool,
+    /// The program asked for a blinking cursor (DECSCUSR). Blinking is the front end's.
+    pub blinking: bool,
 }
 
 /// Terminal modes a front end needs (mouse reporting, bracketed paste, alt screen, …).
@@ -337,6 +339,7 @@ impl Snapshot {
                     alacritty_terminal::vte::ansi::NamedColor::Cursor as usize,
                 ),
                 wide: term.grid()[point].flags.contains(CellFlags::WIDE_CHAR),
+                blinking: term.cursor_style().blinking,
             });
         let selection = content.selection.and_then(|range| {
             let to_view = |line: Line| line.0 + display_offset as i32;

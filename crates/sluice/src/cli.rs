@@ -27,9 +27,9 @@ pub struct Cli {
     #[arg(long)]
     pub scrollback: bool,
 
-    /// Lines of scrollback history to keep.
-    #[arg(long, value_name = "LINES", default_value_t = 10_000)]
-    pub history: usize,
+    /// Lines of scrollback history to keep [default: 10000, or the configuration's].
+    #[arg(long, value_name = "LINES")]
+    pub history: Option<usize>,
 
     /// Start the command in this directory (default: the current one).
     #[arg(long, value_name = "DIR")]
@@ -49,13 +49,17 @@ pub struct Cli {
     #[arg(long, value_name = "PATH")]
     pub screenshot: Option<PathBuf>,
 
-    /// Font size in points (at 96 dpi: 12 pt is 16 pixels).
-    #[arg(long, value_name = "POINTS", default_value_t = 12.0, value_parser = parse_font_size)]
-    pub font_size: f32,
+    /// Font size in points, at 96 dpi 12 pt is 16 pixels [default: 12, or the configuration's].
+    #[arg(long, value_name = "POINTS", value_parser = parse_font_size)]
+    pub font_size: Option<f32>,
 
     /// Font family (default: the bundled DejaVu Sans Mono).
     #[arg(long, value_name = "NAME")]
     pub font_family: Option<String>,
+
+    /// The configuration file [default: $XDG_CONFIG_HOME/sluice/sluice.toml].
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
 
     /// Compute an FNV-1a digest of every byte parsed and include it in --stats (for tests).
     #[arg(long, hide = true)]
@@ -71,6 +75,19 @@ pub struct Cli {
 }
 
 impl Cli {
+    /// The configuration with the command line's options applied over it.
+    pub fn apply_to(&self, config: &mut crate::config::Config) {
+        if let Some(size) = self.font_size {
+            config.font_size = size;
+        }
+        if let Some(family) = &self.font_family {
+            config.font_family = Some(family.clone());
+        }
+        if let Some(history) = self.history {
+            config.history = history;
+        }
+    }
+
     pub fn dump_format(&self) -> DumpFormat {
         self.dump.parse().expect("clap only accepts known formats")
     }

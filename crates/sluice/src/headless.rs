@@ -13,13 +13,14 @@ use sluice_pty::{Pty, PtyOptions, WinSize};
 use sluice_term::{Session, Terminal, TerminalOptions};
 
 use crate::cli::Cli;
+use crate::config::Config;
 
 /// How long to keep reading after the child exits while something it left behind (a
 /// background job) still holds the PTY open and writes nothing.
 const QUIET_AFTER_EXIT: Duration = Duration::from_millis(200);
 
 /// Runs the command to completion and prints its screen. Returns the child's exit status.
-pub fn run(cli: &Cli) -> anyhow::Result<i32> {
+pub fn run(cli: &Cli, config: &Config) -> anyhow::Result<i32> {
     let started = Instant::now();
     let size = WinSize::cells(cli.size.0, cli.size.1);
     let options = PtyOptions {
@@ -27,10 +28,13 @@ pub fn run(cli: &Cli) -> anyhow::Result<i32> {
         working_directory: cli.working_directory.clone(),
         size,
         read_ahead: cli.read_ahead,
+        flow_control: config.flow_control,
         ..PtyOptions::default()
     };
     let terminal_options = TerminalOptions {
-        scrollback: cli.history,
+        scrollback: config.history,
+        word_separators: config.word_separators.clone(),
+        osc52_read: config.osc52_read,
         digest: cli.digest,
         debug_parse_rate: cli.debug_parse_rate,
         ..TerminalOptions::default()
@@ -52,7 +56,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<i32> {
     stdout.write_all(terminal.dump(cli.dump_format(), cli.scrollback).as_bytes())?;
     stdout.flush()?;
     if let Some(path) = &cli.screenshot {
-        screenshot(&terminal, cli, path)?;
+        screenshot(&terminal, config, path)?;
     }
     if cli.stats {
         print_stats(&pty, &terminal, status.shell_code(), exited, finished)?;
@@ -61,12 +65,12 @@ pub fn run(cli: &Cli) -> anyhow::Result<i32> {
 }
 
 /// Renders the final screen offscreen and writes it as a PNG.
-fn screenshot(terminal: &Terminal, cli: &Cli, path: &std::path::Path) -> anyhow::Result<()> {
+fn screenshot(terminal: &Terminal, config: &Config, path: &std::path::Path) -> anyhow::Result<()> {
     let mut snapshot = sluice_term::Snapshot::default();
     terminal.update_snapshot(&mut snapshot);
     let fonts = sluice_render::FontConfig {
-        family: cli.font_family.clone(),
-        size_px: cli.font_size * 96.0 / 72.0,
+        family: config.font_family.clone(),
+        size_px: config.font_size * 96.0 / 72.0,
         ..sluice_render::FontConfig::default()
     };
     let mut offscreen = sluice_render::Offscreen::new(&fonts)?;

@@ -1,6 +1,7 @@
 //! `sluice`: the terminal emulator that is never the slow reader.
 
 mod cli;
+mod config;
 mod headless;
 mod metrics;
 mod window;
@@ -19,10 +20,20 @@ const EXIT_FAILURE: u8 = 1;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging();
+    let mut loaded = config::load(cli.config.as_deref());
+    for problem in &loaded.problems {
+        let file = loaded
+            .path
+            .as_deref()
+            .unwrap_or(std::path::Path::new("configuration"));
+        eprintln!("sluice: {}: {problem}", file.display());
+        tracing::warn!(file = %file.display(), "{problem}");
+    }
+    cli.apply_to(&mut loaded.config);
     let result = if cli.headless {
-        headless::run(&cli)
+        headless::run(&cli, &loaded.config)
     } else {
-        window::run(&cli)
+        window::run(&cli, loaded.config)
     };
     match result {
         Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),

@@ -33,6 +33,7 @@ pub struct Report {
 /// Accumulates one period.
 #[derive(Debug)]
 pub struct RuntimeMetrics {
+    interval: Duration,
     started: Instant,
     pty: PtyStatsSnapshot,
     term: TermStatsSnapshot,
@@ -41,7 +42,18 @@ pub struct RuntimeMetrics {
 
 impl RuntimeMetrics {
     pub fn new(now: Instant, pty: PtyStatsSnapshot, term: TermStatsSnapshot) -> Self {
+        Self::with_interval(INTERVAL, now, pty, term)
+    }
+
+    /// Periods of `interval` instead of [`INTERVAL`] (the on-screen overlay uses 1 s).
+    pub fn with_interval(
+        interval: Duration,
+        now: Instant,
+        pty: PtyStatsSnapshot,
+        term: TermStatsSnapshot,
+    ) -> Self {
         Self {
+            interval,
             started: now,
             pty,
             term,
@@ -56,7 +68,7 @@ impl RuntimeMetrics {
     /// When the current period is due, if anything happened in it.
     pub fn due_at(&self, pty: &PtyStatsSnapshot) -> Option<Instant> {
         let active = pty.bytes_read != self.pty.bytes_read || !self.frame_costs.is_empty();
-        active.then_some(self.started + INTERVAL)
+        active.then_some(self.started + self.interval)
     }
 
     /// Closes the period if it is due and something happened, and starts the next one.
@@ -92,7 +104,7 @@ impl RuntimeMetrics {
             frame_p50_ms: percentile(0.50),
             frame_p99_ms: percentile(0.99),
         };
-        *self = Self::new(now, pty, term);
+        *self = Self::with_interval(self.interval, now, pty, term);
         Some(report)
     }
 }

@@ -1,114 +1,127 @@
-//! Keyboard input to bytes for the program: the common xterm encodings.
-//!
-//! This covers what a shell and the usual TUIs need (text, Ctrl and Alt combinations, arrows
-//! in normal and application cursor mode, editing and function keys). The full xterm modifier
-//! matrix and the kitty keyboard protocol come with the keyboard work.
+//! winit's key events as `sluice_term::input` key presses. The encoding itself (xterm and
+//! kitty) lives in `sluice_term::input::keyboard`, where it is tested table-wise.
 
-use sluice_term::SnapshotModes;
-use winit::event::KeyEvent;
-use winit::keyboard::{Key, ModifiersState, NamedKey};
+use sluice_term::input::{Key, KeyAction, KeyPress, Keypad, Modifier, Mods, Named};
+use winit::event::{ElementState, KeyEvent};
+use winit::keyboard::{self, KeyLocation, ModifiersState, NamedKey};
 use winit::platform::modifier_supplement::KeyEventExtModifierSupplement;
 
-/// xterm's modifier parameter: 1 + Shift(1) + Alt(2) + Ctrl(4).
-fn modifier_param(mods: ModifiersState) -> u8 {
-    1 + mods.shift_key() as u8 + 2 * mods.alt_key() as u8 + 4 * mods.control_key() as u8
-}
-
-/// `CSI 1 ; m X` with modifiers, else `SS3 X` in application mode, else `CSI X`.
-fn cursor_key(letter: char, mods: ModifiersState, app_cursor: bool) -> Vec<u8> {
-    let m = modifier_param(mods);
-    if m > 1 {
-        format!("\x1b[1;{m}{letter}").into_bytes()
-    } else if app_cursor {
-        format!("\x1bO{letter}").into_bytes()
-    } else {
-        format!("\x1b[{letter}").into_bytes()
+pub fn mods(state: ModifiersState) -> Mods {
+    Mods {
+        shift: state.shift_key(),
+        alt: state.alt_key(),
+        ctrl: state.control_key(),
+        super_key: state.super_key(),
     }
 }
 
-/// `CSI n ~` with modifiers as `CSI n ; m ~`.
-fn tilde_key(n: u8, mods: ModifiersState) -> Vec<u8> {
-    let m = modifier_param(mods);
-    if m > 1 {
-        format!("\x1b[{n};{m}~").into_bytes()
-    } else {
-        format!("\x1b[{n}~").into_bytes()
-    }
-}
-
-/// The bytes a key press sends, or `None` when it sends nothing.
-pub fn encode(event: &KeyEvent, mods: ModifiersState, modes: SnapshotModes) -> Option<Vec<u8>> {
-    let app_cursor = modes.contains(SnapshotModes::APP_CURSOR);
-    let bytes = match &event.logical_key {
-        Key::Named(named) => match named {
-            NamedKey::Enter => b"\r".to_vec(),
-            NamedKey::Backspace if mods.control_key() => b"\x08".to_vec(),
-            NamedKey::Backspace => b"\x7f".to_vec(),
-            NamedKey::Tab if mods.shift_key() => b"\x1b[Z".to_vec(),
-            NamedKey::Tab => b"\t".to_vec(),
-            NamedKey::Escape => b"\x1b".to_vec(),
-            NamedKey::ArrowUp => cursor_key('A', mods, app_cursor),
-            NamedKey::ArrowDown => cursor_key('B', mods, app_cursor),
-            NamedKey::ArrowRight => cursor_key('C', mods, app_cursor),
-            NamedKey::ArrowLeft => cursor_key('D', mods, app_cursor),
-            NamedKey::Home => cursor_key('H', mods, app_cursor),
-            NamedKey::End => cursor_key('F', mods, app_cursor),
-            NamedKey::Insert => tilde_key(2, mods),
-            NamedKey::Delete => tilde_key(3, mods),
-            NamedKey::PageUp => tilde_key(5, mods),
-            NamedKey::PageDown => tilde_key(6, mods),
-            NamedKey::F1 => cursor_key('P', mods, true),
-            NamedKey::F2 => cursor_key('Q', mods, true),
-            NamedKey::F3 => cursor_key('R', mods, true),
-            NamedKey::F4 => cursor_key('S', mods, true),
-            NamedKey::F5 => tilde_key(15, mods),
-            NamedKey::F6 => tilde_key(17, mods),
-            NamedKey::F7 => tilde_key(18, mods),
-            NamedKey::F8 => tilde_key(19, mods),
-            NamedKey::F9 => tilde_key(20, mods),
-            NamedKey::F10 => tilde_key(21, mods),
-            NamedKey::F11 => tilde_key(23, mods),
-            NamedKey::F12 => tilde_key(24, mods),
-            NamedKey::Space if mods.control_key() => vec![0],
-            _ => text(event, mods)?,
+/// The key press `event` describes, or `None` for keys the encoder has no name for.
+pub fn key_press(event: &KeyEvent, state: ModifiersState) -> Option<KeyPress<'_>> {
+    let numpad = event.location == KeyLocation::Numpad;
+    let right = event.location == KeyLocation::Right;
+    let key = match event.key_without_modifiers() {
+        keyboard::Key::Character(s) => {
+            let mut chars = s.chars();
+            let c = chars.next()?;
+            if chars.next().is_some() {
+                // A dead key or a layout that types several characters: send the text.
+                return text_only(event, state);
+            }
+            if numpad { keypad(c)? } else { Key::Char(c) }
+        }
+        keyboard::Key::Named(named) => match named_key(named, numpad, right) {
+            Some(key) => key,
+            None => return text_only(event, state),
         },
-        _ => text(event, mods)?,
+        _ => return text_only(event, state),
     };
-    Some(bytes)
+    Some(KeyPress {
+        key,
+        text: text(event),
+        mods: mods(state),
+        action: action(event),
+    })
 }
 
-/// Text keys: Ctrl folds letters to control characters; Alt is Meta, an ESC prefix.
-fn text(event: &KeyEvent, mods: ModifiersState) -> Option<Vec<u8>> {
-    let text = event.text_with_all_modifiers()?;
-    if text.is_empty() {
-        return None;
+fn action(event: &KeyEvent) -> KeyAction {
+    match (event.state, event.repeat) {
+        (ElementState::Released, _) => KeyAction::Release,
+        (ElementState::Pressed, true) => KeyAction::Repeat,
+        (ElementState::Pressed, false) => KeyAction::Press,
     }
-    let mut bytes = Vec::with_capacity(text.len() + 1);
-    if mods.alt_key() {
-        bytes.push(0x1b);
-    }
-    bytes.extend_from_slice(text.as_bytes());
-    Some(bytes)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// The text the key types, without control characters (Ctrl's folding is the encoder's).
+fn text(event: &KeyEvent) -> Option<&str> {
+    event
+        .text
+        .as_deref()
+        .filter(|t| !t.is_empty() && !t.chars().any(char::is_control))
+}
 
-    #[test]
-    fn cursor_keys_follow_xterm() {
-        let none = ModifiersState::empty();
-        assert_eq!(cursor_key('A', none, false), b"\x1b[A");
-        assert_eq!(cursor_key('A', none, true), b"\x1bOA");
-        assert_eq!(
-            cursor_key('C', ModifiersState::CONTROL, false),
-            b"\x1b[1;5C"
-        );
-        assert_eq!(
-            cursor_key('D', ModifiersState::SHIFT | ModifiersState::ALT, true),
-            b"\x1b[1;4D"
-        );
-        assert_eq!(tilde_key(3, none), b"\x1b[3~");
-        assert_eq!(tilde_key(5, ModifiersState::SHIFT), b"\x1b[5;2~");
-    }
+/// A key winit cannot name but that types text (compose results, dead keys, IME-less
+/// input methods): sent as the text it types.
+fn text_only(event: &KeyEvent, state: ModifiersState) -> Option<KeyPress<'_>> {
+    let text = text(event)?;
+    Some(KeyPress {
+        key: Key::Char(text.chars().next()?),
+        text: Some(text),
+        mods: mods(state),
+        action: action(event),
+    })
+}
+
+fn keypad(c: char) -> Option<Key> {
+    Some(Key::Keypad(match c {
+        '0'..='9' => Keypad::Digit(c as u8 - b'0'),
+        '.' | ',' => Keypad::Decimal,
+        '/' => Keypad::Divide,
+        '*' => Keypad::Multiply,
+        '-' => Keypad::Subtract,
+        '+' => Keypad::Add,
+        '=' => Keypad::Equal,
+        _ => return None,
+    }))
+}
+
+fn named_key(named: NamedKey, numpad: bool, right: bool) -> Option<Key> {
+    let side = |left, right_key| Key::Modifier(if right { right_key } else { left });
+    Some(match named {
+        NamedKey::Enter if numpad => Key::Keypad(Keypad::Enter),
+        NamedKey::Space => Key::Char(' '),
+        NamedKey::Enter => Key::Named(Named::Enter),
+        NamedKey::Tab => Key::Named(Named::Tab),
+        NamedKey::Backspace => Key::Named(Named::Backspace),
+        NamedKey::Escape => Key::Named(Named::Escape),
+        NamedKey::ArrowUp => Key::Named(Named::Up),
+        NamedKey::ArrowDown => Key::Named(Named::Down),
+        NamedKey::ArrowLeft => Key::Named(Named::Left),
+        NamedKey::ArrowRight => Key::Named(Named::Right),
+        NamedKey::Home => Key::Named(Named::Home),
+        NamedKey::End => Key::Named(Named::End),
+        NamedKey::Insert => Key::Named(Named::Insert),
+        NamedKey::Delete => Key::Named(Named::Delete),
+        NamedKey::PageUp => Key::Named(Named::PageUp),
+        NamedKey::PageDown => Key::Named(Named::PageDown),
+        NamedKey::CapsLock => Key::Named(Named::CapsLock),
+        NamedKey::ScrollLock => Key::Named(Named::ScrollLock),
+        NamedKey::NumLock => Key::Named(Named::NumLock),
+        NamedKey::PrintScreen => Key::Named(Named::PrintScreen),
+        NamedKey::Pause => Key::Named(Named::Pause),
+        NamedKey::ContextMenu => Key::Named(Named::Menu),
+        NamedKey::Shift => side(Modifier::LeftShift, Modifier::RightShift),
+        NamedKey::Control => side(Modifier::LeftCtrl, Modifier::RightCtrl),
+        NamedKey::Alt => side(Modifier::LeftAlt, Modifier::RightAlt),
+        NamedKey::Super | NamedKey::Meta => side(Modifier::LeftSuper, Modifier::RightSuper),
+        other => Key::Named(Named::F(function_number(other)?)),
+    })
+}
+
+fn function_number(named: NamedKey) -> Option<u8> {
+    use NamedKey::*;
+    const KEYS: [NamedKey; 35] = [
+        F1, F2, F3, F4, F5, F6, F7, F8, F9, F10, F11, F12, F13, F14, F15, F16, F17, F18, F19, F20,
+        F21, F22, F23, F24, F25, F26, F27, F28, F29, F30, F31, F32, F33, F34, F35,
+    ];
+    KEYS.iter().position(|&k| k == named).map(|i| i as u8 + 1)
 }

@@ -3,27 +3,48 @@
 //! The UI thread never parses and never touches the PTY: it takes a snapshot when the parser
 //! wakes it (at most once per refresh, fewer under a flood, see [`pacing`]), renders outside
 //! the terminal lock, and hands keystrokes to the writer thread's queue.
+//!
+//! An idle window has no timer: the event loop sleeps until input, output, or a deadline
+//! that something visible needs (a blinking cursor before its timeout, the bell, a selection
+//! autoscrolling, the metrics overlay while there is activity).
 
+mod bindings;
+mod blink;
+mod clipboard;
+mod input;
 mod keys;
+mod links;
+mod mouse;
+mod overlay;
 mod pacing;
+mod search;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use sluice_pty::{Pty, PtyOptions, WinSize};
-use sluice_render::{FontConfig, Gpu, Presented, Renderer, WindowSurface};
-use sluice_term::{Snapshot, TermEvent, Terminal, TerminalOptions};
+use sluice_pty::{PtyOptions, WinSize};
+use sluice_render::{
+    Decorations, FontConfig, Gpu, Label, Mark, Presented, Renderer, WindowSurface,
+};
+use sluice_term::{ClipboardKind, RowSpan, Snapshot, SnapshotModes, TermEvent, TerminalOptions};
 use winit::application::ApplicationHandler;
-use winit::dpi::{LogicalSize, PhysicalSize};
-use winit::event::{ElementState, WindowEvent};
+use winit::dpi::{LogicalSize, PhysicalPosition, PhysicalSize};
+use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
 use winit::keyboard::ModifiersState;
-use winit::window::{Window, WindowId};
+use winit::window::{UserAttentionType, Window, WindowId};
 
 use crate::cli::Cli;
+use crate::config::Config;
 use crate::metrics::{self, RuntimeMetrics};
+use blink::{BELL_DURATION, Blink};
+use clipboard::Clipboard;
+use links::Link;
+use mouse::{Geometry, Mouse};
+use overlay::MetricsOverlay;
 use pacing::FramePacer;
+use search::SearchBar;
 
 /// Padding around the grid, in logical pixels.
 const PADDING: f64 = 4.0;
@@ -38,13 +59,14 @@ enum UserEvent {
 }
 
 /// Runs the window until the child exits or the window is closed. Returns the exit status.
-pub fn run(cli: &Cli) -> anyhow::Result<i32> {
+pub fn run(cli: &Cli, config: Config) -> anyhow::Result<i32> {
     let event_loop = EventLoop::<UserEvent>::with_user_event()
         .build()
         .context("cannot connect to a display")?;
     let proxy = event_loop.create_proxy();
     let mut app = App {
         cli,
+        config,
         proxy,
         state: None,
         error: None,
@@ -59,22 +81,23 @@ pub fn run(cli: &Cli) -> anyhow::Result<i32> {
 
 struct App<'a> {
     cli: &'a Cli,
+    config: Config,
     proxy: EventLoopProxy<UserEvent>,
-    state: Option<Session>,
+    state: Option<TermWindow>,
     error: Option<anyhow::Error>,
     exit_code: i32,
 }
 
 /// Everything that exists while the window is open. Field order is drop order: the
-/// terminal's parser stops before the PTY hangs up.
-struct Session {
-    terminal: Terminal,
-    pty: Pty,
+/// session (parser, then PTY) stops before the renderer and the window go.
+struct TermWindow {
+    session: sluice_term::Session,
     snapshot: Snapshot,
     renderer: Renderer,
     surface: WindowSurface<'static>,
     gpu: Gpu,
     window: Arc<Window>,
+    config: Config,
     pacer: FramePacer,
     modifiers: ModifiersState,
     frame_requested: bool,
@@ -82,6 +105,20 @@ struct Session {
     font_points: f32,
     last_parsed: u64,
     metrics: RuntimeMetrics,
+    overlay: Option<MetricsOverlay>,
+    /// The parser's longest lock hold, shared out to the log and the overlay.
+    longest_hold: Duration,
+    mouse: Mouse,
+    clipboard: Clipboard,
+    search: Option<SearchBar>,
+    hovered_link: Option<Link>,
+    /// The input method's uncommitted text, drawn at the cursor.
+    preedit: Option<String>,
+    /// The view is frozen (Scroll Lock): the snapshot is not updated.
+    frozen: bool,
+    blink: Blink,
+    bell_until: Option<Instant>,
+    autoscroll_at: Option<Instant>,
 }
 
 impl ApplicationHandler<UserEvent> for App<'_> {
@@ -89,8 +126,8 @@ impl ApplicationHandler<UserEvent> for App<'_> {
         if self.state.is_some() {
             return;
         }
-        match Session::open(self.cli, event_loop, self.proxy.clone()) {
-            Ok(session) => self.state = Some(session),
+        match TermWindow::open(self.cli, &self.config, event_loop, self.proxy.clone()) {
+            Ok(state) => self.state = Some(state),
             Err(err) => {
                 self.error = Some(err);
                 event_loop.exit();
@@ -99,72 +136,75 @@ impl ApplicationHandler<UserEvent> for App<'_> {
     }
 
     fn user_event(&mut self, event_loop: &ActiveEventLoop, event: UserEvent) {
-        let Some(session) = &mut self.state else {
+        let Some(state) = &mut self.state else {
             return;
         };
         match event {
             UserEvent::Wakeup => {
-                session.handle_term_events();
-                session.schedule_frame();
+                state.handle_term_events();
+                state.schedule_frame();
             }
             UserEvent::ChildExited => {
-                self.exit_code = session.pty.exit_status().map_or(0, |s| s.shell_code());
+                self.exit_code = state
+                    .session
+                    .pty
+                    .exit_status()
+                    .map_or(0, |s| s.shell_code());
                 event_loop.exit();
             }
         }
     }
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
-        let Some(session) = &mut self.state else {
+        let Some(state) = &mut self.state else {
             return;
         };
         match event {
             WindowEvent::CloseRequested => event_loop.exit(),
-            WindowEvent::RedrawRequested => session.draw(),
-            WindowEvent::Resized(size) => session.resize(size),
-            WindowEvent::ScaleFactorChanged { scale_factor, .. } => session.rescale(scale_factor),
-            WindowEvent::Focused(focused) => {
-                session.renderer.focused = focused;
-                session.window.request_redraw();
-            }
-            WindowEvent::ModifiersChanged(mods) => session.modifiers = mods.state(),
-            WindowEvent::KeyboardInput { event, .. } if event.state == ElementState::Pressed => {
-                if let Some(bytes) = keys::encode(&event, session.modifiers, session.snapshot.modes)
-                {
-                    session.terminal.writer().write(bytes);
-                }
-            }
+            WindowEvent::RedrawRequested => state.draw(),
+            WindowEvent::Resized(size) => state.resize(size),
+            WindowEvent::ScaleFactorChanged { scale_factor, .. } => state.rescale(scale_factor),
+            WindowEvent::Focused(focused) => state.focus_changed(focused),
+            WindowEvent::ModifiersChanged(mods) => state.modifiers = mods.state(),
+            WindowEvent::KeyboardInput { event, .. } => state.key(&event),
+            WindowEvent::Ime(ime) => state.ime(ime),
+            WindowEvent::CursorMoved { position, .. } => state.pointer_moved(position),
+            WindowEvent::CursorLeft { .. } => state.pointer_left(),
+            WindowEvent::MouseInput {
+                state: pressed,
+                button,
+                ..
+            } => state.mouse_button(button, pressed),
+            WindowEvent::MouseWheel { delta, .. } => state.wheel(delta),
             _ => {}
         }
     }
 
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
-        let Some(session) = &mut self.state else {
+        let Some(state) = &mut self.state else {
             return;
         };
-        session.report_metrics();
-        let metrics_due = session.metrics_due();
-        if session.frame_requested {
-            let at = session.pacer.next_frame_at();
-            if at <= Instant::now() {
-                session.frame_requested = false;
-                session.window.request_redraw();
-                event_loop.set_control_flow(wait_until(metrics_due));
+        let now = Instant::now();
+        state.run_timers(now);
+        let mut wake_at = state.next_deadline();
+        if state.frame_requested {
+            let at = state.pacer.next_frame_at();
+            if at <= now {
+                state.frame_requested = false;
+                state.window.request_redraw();
             } else {
-                event_loop.set_control_flow(ControlFlow::WaitUntil(
-                    metrics_due.map_or(at, |m| m.min(at)),
-                ));
+                wake_at = Some(wake_at.map_or(at, |w| w.min(at)));
             }
-        } else {
-            // Idle is free: no timer unless a metrics period with activity is still open.
-            event_loop.set_control_flow(wait_until(metrics_due));
         }
+        // Idle is free: no timer unless something visible needs one.
+        event_loop.set_control_flow(wake_at.map_or(ControlFlow::Wait, ControlFlow::WaitUntil));
     }
 }
 
-impl Session {
+impl TermWindow {
     fn open(
         cli: &Cli,
+        config: &Config,
         event_loop: &ActiveEventLoop,
         proxy: EventLoopProxy<UserEvent>,
     ) -> anyhow::Result<Self> {
@@ -179,10 +219,12 @@ impl Session {
                 .create_window(attributes)
                 .context("cannot open a window")?,
         );
+        window.set_ime_allowed(true);
+        window.set_cursor(winit::window::CursorIcon::Text);
         let scale = window.scale_factor();
         let font = FontConfig {
-            family: cli.font_family.clone(),
-            size_px: (cli.font_size * 96.0 / 72.0) * scale as f32,
+            family: config.font_family.clone(),
+            size_px: points_to_pixels(config.font_size, scale),
             ..FontConfig::default()
         };
         let instance = sluice_render::wgpu::Instance::new(
@@ -206,65 +248,106 @@ impl Session {
         let grid = grid_size(&renderer, size, scale);
 
         let wake_proxy = proxy.clone();
-        let sluice_term::Session { terminal, pty } = sluice_term::Session::start(
+        let session = sluice_term::Session::start(
             &PtyOptions {
                 command: cli.command.clone(),
                 working_directory: cli.working_directory.clone(),
                 size: grid,
                 read_ahead: cli.read_ahead,
+                flow_control: config.flow_control,
                 ..PtyOptions::default()
             },
             TerminalOptions {
-                scrollback: cli.history,
+                scrollback: config.history,
+                word_separators: config.word_separators.clone(),
+                osc52_read: config.osc52_read,
                 ..TerminalOptions::default()
             },
             Arc::new(move || {
                 let _ = wake_proxy.send_event(UserEvent::Wakeup);
             }),
         )?;
-        let exited = pty.exit_signal();
+        let exited = session.pty.exit_signal();
         std::thread::Builder::new()
             .name("child-exit".into())
             .spawn(move || {
                 let _ = exited.recv();
                 let _ = proxy.send_event(UserEvent::ChildExited);
             })?;
-        let metrics = RuntimeMetrics::new(Instant::now(), pty.stats().snapshot(), terminal.stats());
+        let now = Instant::now();
+        let (pty_stats, term_stats) = (session.pty.stats().snapshot(), session.terminal.stats());
+        let metrics = RuntimeMetrics::new(now, pty_stats, term_stats);
+        let overlay = config
+            .metrics_overlay
+            .then(|| MetricsOverlay::new(now, pty_stats, term_stats));
         let refresh = window
             .current_monitor()
             .and_then(|m| m.refresh_rate_millihertz())
             .map(|mhz| Duration::from_secs_f64(1000.0 / mhz as f64));
         Ok(Self {
-            terminal,
-            pty,
+            session,
             snapshot: Snapshot::default(),
             renderer,
             surface,
             gpu,
             window,
+            config: config.clone(),
             pacer: FramePacer::new(refresh),
             modifiers: ModifiersState::empty(),
             frame_requested: true,
             font,
-            font_points: cli.font_size,
+            font_points: config.font_size,
             last_parsed: 0,
             metrics,
+            overlay,
+            longest_hold: Duration::ZERO,
+            mouse: Mouse::default(),
+            clipboard: Clipboard::new(),
+            search: None,
+            hovered_link: None,
+            preedit: None,
+            frozen: false,
+            blink: Blink::new(Duration::from_secs_f64(config.blink_timeout_s), now),
+            bell_until: None,
+            autoscroll_at: None,
         })
     }
 
     fn handle_term_events(&mut self) {
-        while let Ok(event) = self.terminal.events().try_recv() {
+        while let Ok(event) = self.session.terminal.events().try_recv() {
             match event {
                 TermEvent::Title(title) => self.window.set_title(&title),
                 TermEvent::ResetTitle => self.window.set_title("Sluice"),
-                _ => tracing::debug!(?event, "not handled yet"),
+                TermEvent::Bell => self.bell(),
+                TermEvent::ClipboardStore(kind, text) => self.clipboard.set(kind, text),
+                TermEvent::ClipboardLoad(kind, format) => {
+                    // Only sent when `terminal.osc52_read` allows it.
+                    let text = self.clipboard.get(kind).unwrap_or_default();
+                    self.session
+                        .terminal
+                        .writer()
+                        .write(format(&text).into_bytes());
+                }
+                TermEvent::CursorBlinkingChange => self.blink.input(Instant::now()),
+                TermEvent::MouseCursorDirty => self.update_pointer_icon(),
             }
+        }
+    }
+
+    fn bell(&mut self) {
+        if self.config.visual_bell {
+            self.bell_until = Some(Instant::now() + BELL_DURATION);
+            self.request_frame();
+        }
+        if !self.window.has_focus() {
+            self.window
+                .request_user_attention(Some(UserAttentionType::Informational));
         }
     }
 
     /// Asks for a frame; a burst of wake-ups becomes one frame.
     fn schedule_frame(&mut self) {
-        let parsed = self.terminal.stats().bytes_parsed;
+        let parsed = self.session.terminal.stats().bytes_parsed;
         // Little output since the last frame: interactive, draw at the next refresh.
         if parsed - self.last_parsed < 64 * 1024 {
             self.pacer.idle();
@@ -273,10 +356,32 @@ impl Session {
         self.frame_requested = true;
     }
 
+    /// Asks for a frame at once, for something the user did.
+    fn request_frame(&mut self) {
+        self.pacer.idle();
+        self.frame_requested = true;
+    }
+
     fn draw(&mut self) {
         let start = Instant::now();
-        self.terminal.update_snapshot(&mut self.snapshot);
+        if !self.frozen {
+            self.session.terminal.update_snapshot(&mut self.snapshot);
+        }
+        let decorations = self.decorations(start);
+        self.renderer.set_decorations(decorations);
+
+        // A blinking cursor in its "off" phase, or one covered by preedit text, is not drawn.
+        let cursor = self.snapshot.cursor;
+        let blinking = cursor.is_some_and(|c| c.blinking);
+        let (visible, _) = self
+            .blink
+            .update(blinking, self.renderer.focused, Instant::now());
+        if !visible || self.preedit.is_some() {
+            self.snapshot.cursor = None;
+        }
         self.renderer.render(&mut self.snapshot);
+        self.snapshot.cursor = cursor;
+
         let padding = (PADDING * self.window.scale_factor()) as u32;
         if self
             .surface
@@ -292,26 +397,176 @@ impl Session {
             submission_index: None,
             timeout: None,
         });
-        self.pacer.frame_drawn(start, start.elapsed());
-        self.metrics.frame(start.elapsed());
+        let cost = start.elapsed();
+        self.pacer.frame_drawn(start, cost);
+        self.metrics.frame(cost);
+        if let Some(overlay) = &mut self.overlay {
+            overlay.frame(cost);
+        }
+        self.place_ime_cursor();
         self.report_metrics();
+    }
+
+    /// What is drawn over the cells this frame.
+    fn decorations(&mut self, now: Instant) -> Decorations {
+        let mut d = Decorations::default();
+        let (rows, cols) = (self.snapshot.rows, self.snapshot.cols);
+        let (fg, bg) = (self.snapshot.foreground, self.snapshot.background);
+        if let Some(search) = &mut self.search {
+            d.marks.extend(search.marks(&self.session.terminal));
+            d.labels.push(search.label(rows, cols, fg, bg));
+        }
+        if let Some(link) = &self.hovered_link {
+            d.marks
+                .extend(link.spans.iter().map(|&s| (s, Mark::Underline)));
+        }
+        if let (Some(text), Some(cursor)) = (&self.preedit, self.snapshot.cursor) {
+            d.labels.push(Label {
+                row: cursor.row,
+                col: cursor.col,
+                text: text.clone(),
+                fg,
+                bg,
+                underline: true,
+            });
+        }
+        if let Some(overlay) = &self.overlay {
+            d.labels.extend(overlay.labels(cols, bg, fg));
+        }
+        if self.frozen {
+            let text = " view frozen (Scroll Lock) ";
+            d.labels.push(Label {
+                row: 0,
+                col: cols.saturating_sub(text.len()),
+                text: text.to_owned(),
+                fg: bg,
+                bg: fg,
+                underline: false,
+            });
+        }
+        if self.bell_until.is_some_and(|until| now < until) {
+            // The whole screen inverted for a moment.
+            d.marks.extend((0..rows).map(|row| {
+                let span = RowSpan {
+                    row,
+                    start: 0,
+                    end: cols,
+                };
+                (span, Mark::Colors { fg: bg, bg: fg })
+            }));
+        }
+        d
+    }
+
+    /// Runs whatever deadlines have come: blinking, the bell ending, autoscroll, the
+    /// overlay's refresh, the periodic metrics.
+    fn run_timers(&mut self, now: Instant) {
+        if self.blink.next_change().is_some_and(|at| now >= at) {
+            self.request_frame();
+        }
+        if self.bell_until.is_some_and(|until| now >= until) {
+            self.bell_until = None;
+            self.request_frame();
+        }
+        if self.autoscroll_at.is_some_and(|at| now >= at) {
+            self.autoscroll(now);
+        }
+        let pty = self.session.pty.stats().snapshot();
+        if let Some(overlay) = &mut self.overlay
+            && overlay.due_at(&pty).is_some_and(|due| now >= due)
+        {
+            self.longest_hold = self
+                .longest_hold
+                .max(self.session.terminal.take_longest_lock_hold());
+            let term = self.session.terminal.stats();
+            if overlay.update(now, pty, term, self.longest_hold) {
+                self.request_frame();
+            }
+        }
+        self.report_metrics();
+    }
+
+    /// The earliest deadline among the timers, if any runs.
+    fn next_deadline(&self) -> Option<Instant> {
+        let pty = self.session.pty.stats().snapshot();
+        [
+            self.blink.next_change(),
+            self.bell_until,
+            self.autoscroll_at,
+            self.overlay.as_ref().and_then(|o| o.due_at(&pty)),
+            self.metrics.due_at(&pty),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// Logs the periodic metrics if a period with activity is over.
     fn report_metrics(&mut self) {
-        let (now, pty) = (Instant::now(), self.pty.stats().snapshot());
+        let (now, pty) = (Instant::now(), self.session.pty.stats().snapshot());
         if self.metrics.due_at(&pty).is_none_or(|due| now < due) {
             return;
         }
-        let hold = self.terminal.take_longest_lock_hold();
-        if let Some(report) = self.metrics.report(now, pty, self.terminal.stats(), hold) {
+        let hold = self
+            .longest_hold
+            .max(self.session.terminal.take_longest_lock_hold());
+        self.longest_hold = Duration::ZERO;
+        let term = self.session.terminal.stats();
+        if let Some(report) = self.metrics.report(now, pty, term, hold) {
             metrics::log(&report);
         }
     }
 
-    /// When the metrics period ends, while one with activity is open.
-    fn metrics_due(&self) -> Option<Instant> {
-        self.metrics.due_at(&self.pty.stats().snapshot())
+    fn toggle_overlay(&mut self) {
+        self.overlay = match self.overlay.take() {
+            Some(_) => None,
+            None => {
+                let now = Instant::now();
+                let (pty, term) = (
+                    self.session.pty.stats().snapshot(),
+                    self.session.terminal.stats(),
+                );
+                let mut overlay = MetricsOverlay::new(now, pty, term);
+                overlay.update(now, pty, term, Duration::ZERO);
+                Some(overlay)
+            }
+        };
+        self.request_frame();
+    }
+
+    fn focus_changed(&mut self, focused: bool) {
+        self.renderer.focused = focused;
+        if self.snapshot.modes.contains(SnapshotModes::FOCUS_IN_OUT) {
+            let report: &[u8] = if focused { b"\x1b[I" } else { b"\x1b[O" };
+            self.session.terminal.writer().write(report);
+        }
+        self.blink.input(Instant::now());
+        self.request_frame();
+    }
+
+    fn geometry(&self) -> Geometry {
+        let m = self.renderer.cell_metrics();
+        Geometry {
+            padding: PADDING * self.window.scale_factor(),
+            cell_width: m.width as f64,
+            cell_height: m.height as f64,
+            cols: self.snapshot.cols,
+            rows: self.snapshot.rows,
+        }
+    }
+
+    /// Tells the input method where the cursor is, so its candidate window sits next to it.
+    fn place_ime_cursor(&self) {
+        let Some(cursor) = self.snapshot.cursor else {
+            return;
+        };
+        let g = self.geometry();
+        let x = g.padding + cursor.col as f64 * g.cell_width;
+        let y = g.padding + cursor.row as f64 * g.cell_height;
+        self.window.set_ime_cursor_area(
+            PhysicalPosition::new(x, y),
+            PhysicalSize::new(g.cell_width, g.cell_height),
+        );
     }
 
     fn resize(&mut self, size: PhysicalSize<u32>) {
@@ -319,27 +574,65 @@ impl Session {
             .resize(&self.gpu.device, (size.width, size.height));
         let grid = grid_size(&self.renderer, size, self.window.scale_factor());
         if (grid.cols as usize, grid.rows as usize) != (self.snapshot.cols, self.snapshot.rows) {
-            self.terminal.resize(grid);
-            if let Err(err) = self.pty.resize(grid) {
+            // A frozen view cannot follow a new size: it thaws.
+            self.frozen = false;
+            if let Err(err) = self.session.resize(grid) {
                 tracing::warn!(%err, "cannot resize the PTY");
             }
         }
         self.renderer.invalidate();
-        self.frame_requested = true;
+        self.request_frame();
         self.window.request_redraw();
     }
 
     fn rescale(&mut self, scale: f64) {
-        self.font.size_px = self.font_points * 96.0 / 72.0 * scale as f32;
+        self.set_font_points(self.font_points, scale);
+    }
+
+    /// Changes the font size (Ctrl+=, Ctrl+-, Ctrl+0) and refits the grid to the window.
+    fn set_font_points(&mut self, points: f32, scale: f64) {
+        self.font_points = points.clamp(3.0, 200.0);
+        self.font.size_px = points_to_pixels(self.font_points, scale);
         if let Err(err) = self.renderer.set_font(&self.font) {
-            tracing::warn!(%err, "cannot reload the font at the new scale");
+            tracing::warn!(%err, "cannot load the font at the new size");
         }
         self.resize(self.window.inner_size());
     }
+
+    /// Copies the selection to the clipboard `kind`.
+    fn copy_selection(&mut self, kind: ClipboardKind) {
+        if let Some(text) = self.session.terminal.selection_text() {
+            self.clipboard.set(kind, text);
+        }
+    }
+
+    /// Pastes from the clipboard `kind`: bracketed and sanitised if the program asked.
+    fn paste_from(&mut self, kind: ClipboardKind) {
+        let Some(text) = self.clipboard.get(kind).filter(|t| !t.is_empty()) else {
+            return;
+        };
+        self.paste(&text);
+    }
+
+    fn paste(&mut self, text: &str) {
+        let bracketed = self.snapshot.modes.contains(SnapshotModes::BRACKETED_PASTE);
+        let bytes = sluice_term::input::encode_paste(text, bracketed);
+        self.scroll_to_bottom();
+        self.session.terminal.writer().paste(bytes);
+    }
+
+    fn scroll_to_bottom(&mut self) {
+        if self.snapshot.display_offset != 0 {
+            self.session
+                .terminal
+                .scroll_view(-(self.snapshot.display_offset as i32));
+            self.request_frame();
+        }
+    }
 }
 
-fn wait_until(at: Option<Instant>) -> ControlFlow {
-    at.map_or(ControlFlow::Wait, ControlFlow::WaitUntil)
+fn points_to_pixels(points: f32, scale: f64) -> f32 {
+    points * 96.0 / 72.0 * scale as f32
 }
 
 /// How many cells fit in the window.

@@ -1,0 +1,212 @@
+//! The configuration file: `$XDG_CONFIG_HOME/sluice/sluice.toml` (or `~/.config/...`), or
+//! the file given with `--config`. Every option has a default, so the file is optional and
+//! may hold only what a user wants to change; see `docs/configuration.md` for all of them.
+//!
+//! A value of the wrong type or out of range keeps its default and is reported (on stderr
+//! and in the log), as is an unknown option. Command-line options win over the file.
+
+mod reader;
+
+use std::path::{Path, PathBuf};
+
+use reader::{Reader, any, within};
+
+/// Everything the file can set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    /// Font family; `None` is the bundled DejaVu Sans Mono.
+    pub font_family: Option<String>,
+    /// Font size in points.
+    pub font_size: f32,
+    /// Lines of history kept above the screen.
+    pub history: usize,
+    /// Characters that end a word for double-click selection.
+    pub word_separators: String,
+    /// Whether OSC 52 may read the clipboard (writing is always allowed).
+    pub osc52_read: bool,
+    /// Whether ^S/^Q pause and resume output (IXON). Off: ^S reaches the program.
+    pub flow_control: bool,
+    /// URL schemes that Ctrl+click opens.
+    pub link_schemes: Vec<String>,
+    /// The program that opens links (given the URL as its one argument).
+    pub link_opener: String,
+    /// Flash the window on BEL.
+    pub visual_bell: bool,
+    /// Seconds after the last key press at which the cursor stops blinking.
+    pub blink_timeout_s: f64,
+    /// Show the metrics overlay from the start.
+    pub metrics_overlay: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            font_family: None,
+            font_size: 12.0,
+            history: 10_000,
+            word_separators: sluice_term::DEFAULT_WORD_SEPARATORS.to_owned(),
+            osc52_read: false,
+            flow_control: false,
+            // `file:` is left out: a file link opened by the desktop's opener can run a
+            // program (a .desktop file), and a program's output should not be able to do that
+            // with one click.
+            link_schemes: ["http", "https", "mailto", "ftp", "gemini", "gopher"]
+                .map(String::from)
+                .to_vec(),
+            link_opener: "xdg-open".to_owned(),
+            visual_bell: true,
+            // Alacritty's and kitty's choice: long enough not to be noticed while working.
+            blink_timeout_s: 5.0,
+            metrics_overlay: false,
+        }
+    }
+}
+
+/// A loaded configuration and what was wrong with the file.
+#[derive(Debug)]
+pub struct Loaded {
+    pub config: Config,
+    pub path: Option<PathBuf>,
+    pub problems: Vec<String>,
+}
+
+/// Where the file is looked for when `--config` is not given.
+pub fn default_path() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
+    Some(base.join("sluice").join("sluice.toml"))
+}
+
+/// Loads `explicit`, or the default file if it exists. A missing default file is not a
+/// problem; a missing explicit one, or one that is not valid TOML, is reported and the
+/// defaults are used.
+pub fn load(explicit: Option<&Path>) -> Loaded {
+    let path = explicit.map(Path::to_path_buf).or_else(default_path);
+    let mut loaded = Loaded {
+        config: Config::default(),
+        path: path.clone(),
+        problems: Vec::new(),
+    };
+    let Some(path) = path else {
+        return loaded;
+    };
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound && explicit.is_none() => {
+            loaded.path = None;
+            return loaded;
+        }
+        Err(err) => {
+            loaded
+                .problems
+                .push(format!("cannot read {}: {err}", path.display()));
+            return loaded;
+        }
+    };
+    let (config, problems) = parse(&text);
+    loaded.config = config;
+    loaded.problems = problems;
+    loaded
+}
+
+/// Parses a file's text; returns the configuration and the problems found.
+pub fn parse(text: &str) -> (Config, Vec<String>) {
+    let mut config = Config::default();
+    let table = match text.parse::<toml::Table>() {
+        Ok(table) => table,
+        Err(err) => {
+            let why = err.to_string().trim().replace('\n', " ");
+            return (
+                config,
+                vec![format!("not valid TOML, using defaults: {why}")],
+            );
+        }
+    };
+    let mut r = Reader::new(table);
+    let c = &mut config;
+    let mut family = String::new();
+    r.read("font.family", &mut family, |f| {
+        if f.trim().is_empty() {
+            Err("empty family name".into())
+        } else {
+            Ok(())
+        }
+    });
+    c.font_family = (!family.is_empty()).then_some(family);
+    r.read("font.size", &mut c.font_size, within(3.0..=200.0));
+    r.read("scrolling.history", &mut c.history, within(0..=1_000_000));
+    r.read("selection.word_separators", &mut c.word_separators, any);
+    r.read("terminal.osc52_read", &mut c.osc52_read, any);
+    r.read("terminal.flow_control", &mut c.flow_control, any);
+    r.read("links.schemes", &mut c.link_schemes, any);
+    r.read("links.opener", &mut c.link_opener, |o: &String| {
+        if o.trim().is_empty() {
+            Err("empty command".into())
+        } else {
+            Ok(())
+        }
+    });
+    r.read("bell.visual", &mut c.visual_bell, any);
+    r.read(
+        "cursor.blink_timeout",
+        &mut c.blink_timeout_s,
+        within(0.0..=3600.0),
+    );
+    r.read("metrics.overlay", &mut c.metrics_overlay, any);
+    r.report_unknown();
+    (config, r.problems)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_read_and_bad_ones_keep_their_defaults() {
+        let (config, problems) = parse(
+            r#"
+            [font]
+            size = 14.5
+            family = "Noto Sans Mono"
+            [scrolling]
+            history = "lots"
+            [links]
+            schemes = ["https"]
+            [cursor]
+            blink_timeout = -3
+            [bell]
+            visul = false
+            "#,
+        );
+        assert_eq!(config.font_size, 14.5);
+        assert_eq!(config.font_family.as_deref(), Some("Noto Sans Mono"));
+        assert_eq!(config.link_schemes, ["https"]);
+        assert_eq!(config.history, 10_000, "wrong type keeps the default");
+        assert_eq!(
+            config.blink_timeout_s, 5.0,
+            "out of range keeps the default"
+        );
+        assert_eq!(problems.len(), 3, "{problems:?}");
+        assert!(
+            problems[0].starts_with("scrolling.history:"),
+            "{problems:?}"
+        );
+        assert!(problems[1].starts_with("cursor.blink_timeout: -3 is not"));
+        assert_eq!(problems[2], "bell.visul: unknown option, ignored");
+    }
+
+    #[test]
+    fn a_broken_file_gives_the_defaults_and_says_why() {
+        let (config, problems) = parse("[font\nsize = 3");
+        assert_eq!(config, Config::default());
+        assert_eq!(problems.len(), 1);
+        assert!(problems[0].starts_with("not valid TOML"), "{problems:?}");
+    }
+
+    #[test]
+    fn an_empty_file_is_the_defaults() {
+        assert_eq!(parse(""), (Config::default(), vec![]));
+    }
+}

@@ -1,0 +1,90 @@
+//! The cursor's blinking, which stops a while after the last key press so that an idle
+//! window draws nothing, and the visual bell.
+
+use std::time::{Duration, Instant};
+
+/// Half a blink period: GTK's and Windows' default, between xterm's 600 ms and kitty's 500.
+const BLINK_HALF_PERIOD: Duration = Duration::from_millis(530);
+
+/// How long the visual bell shows: long enough to be seen, short enough not to be a flash
+/// photo (kitty uses 150 ms too).
+pub const BELL_DURATION: Duration = Duration::from_millis(150);
+
+#[derive(Debug)]
+pub struct Blink {
+    timeout: Duration,
+    last_input: Instant,
+    visible: bool,
+    next_toggle: Option<Instant>,
+}
+
+impl Blink {
+    pub fn new(timeout: Duration, now: Instant) -> Self {
+        Self {
+            timeout,
+            last_input: now,
+            visible: true,
+            next_toggle: None,
+        }
+    }
+
+    /// A key was pressed: the cursor shows at once and blinking starts over.
+    pub fn input(&mut self, now: Instant) {
+        self.last_input = now;
+        self.visible = true;
+        self.next_toggle = None;
+    }
+
+    /// Whether the cursor is drawn now, given whether it should blink at all; advances the
+    /// phase when its time has come. Returns (visible, changed).
+    pub fn update(&mut self, blinking: bool, focused: bool, now: Instant) -> (bool, bool) {
+        let was = self.visible;
+        if !blinking || !focused || now.duration_since(self.last_input) >= self.timeout {
+            self.visible = true;
+            self.next_toggle = None;
+        } else {
+            match self.next_toggle {
+                Some(at) if now >= at => {
+                    self.visible = !self.visible;
+                    self.next_toggle = Some(now + BLINK_HALF_PERIOD);
+                }
+                Some(_) => {}
+                None => self.next_toggle = Some(now + BLINK_HALF_PERIOD),
+            }
+        }
+        (self.visible, self.visible != was)
+    }
+
+    /// When the cursor next changes, if it blinks.
+    pub fn next_change(&self) -> Option<Instant> {
+        self.next_toggle
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blinks_then_stops_after_the_timeout() {
+        let t0 = Instant::now();
+        let mut blink = Blink::new(Duration::from_secs(5), t0);
+        assert_eq!(blink.update(true, true, t0), (true, false));
+        let at = blink.next_change().unwrap();
+        assert_eq!(blink.update(true, true, at), (false, true));
+        let at = blink.next_change().unwrap();
+        assert_eq!(blink.update(true, true, at), (true, true));
+        // Past the timeout it stays visible and asks for no more wake-ups.
+        let late = t0 + Duration::from_secs(6);
+        blink.update(true, true, late);
+        assert_eq!(blink.update(true, true, late), (true, false));
+        assert_eq!(blink.next_change(), None);
+        // A key press starts it again.
+        blink.input(late);
+        blink.update(true, true, late);
+        assert!(blink.next_change().is_some());
+        // A steady cursor never blinks.
+        assert_eq!(blink.update(false, true, late), (true, false));
+        assert_eq!(blink.next_change(), None);
+    }
+}
