@@ -297,11 +297,17 @@ impl TermWindow {
     }
 
     pub(super) fn wheel(&mut self, delta: MouseScrollDelta) {
-        let lines = match delta {
-            MouseScrollDelta::LineDelta(_, y) => (y as f64 * LINES_PER_NOTCH).round() as i32,
+        // A notch scrolls three lines, but is one report to a program that asked for
+        // mouse events (it decides what a notch is worth); a touchpad reports per line.
+        let (lines, reports) = match delta {
+            MouseScrollDelta::LineDelta(_, y) => {
+                let notches = y.round() as i32;
+                (notches * LINES_PER_NOTCH as i32, notches)
+            }
             MouseScrollDelta::PixelDelta(p) => {
                 let height = self.geometry().cell_height;
-                self.mouse.wheel_pixels(p.y, height)
+                let lines = self.mouse.wheel_pixels(p.y, height);
+                (lines, lines)
             }
         };
         if lines == 0 {
@@ -314,7 +320,7 @@ impl TermWindow {
             } else {
                 MouseButton::WheelDown
             };
-            for _ in 0..lines.unsigned_abs() {
+            for _ in 0..reports.unsigned_abs() {
                 self.report(MouseEvent::Press(button));
             }
         } else if modes.contains(SnapshotModes::ALT_SCREEN | SnapshotModes::ALTERNATE_SCROLL)

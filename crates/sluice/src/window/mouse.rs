@@ -13,7 +13,7 @@ const MULTI_CLICK: Duration = Duration::from_millis(400);
 pub const AUTOSCROLL_INTERVAL: Duration = Duration::from_millis(50);
 
 /// Lines per wheel notch, everyone's default.
-pub const LINES_PER_NOTCH: f64 = 3.0;
+pub const LINES_PER_NOTCH: i32 = 3;
 
 /// The grid's place in the window, in physical pixels.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -1,0 +1,281 @@
+//! Real windows under Xvfb, driven with xdotool and photographed with ImageMagick's `import`.
+//! In CI these tools are installed; without them a test fails rather than skips.
+
+#![allow(dead_code)] // Each test file uses its own part of this.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// An Xvfb server on a display of its own, killed on drop.
+pub struct Xvfb {
+    child: Child,
+    pub display: String,
+}
+
+impl Xvfb {
+    pub fn start() -> Xvfb {
+        // Tests run in parallel in one process: servers start one at a time, so each sees
+        // the lock files of those before it. (Xvfb's own -displayfd search starts at :0,
+        // where a server of another network namespace can answer on the abstract socket.)
+        static STARTING: Mutex<()> = Mutex::new(());
+        let _one_at_a_time = STARTING.lock().unwrap_or_else(|p| p.into_inner());
+        let free = |n: &u32| {
+            !Path::new(&format!("/tmp/.X{n}-lock")).exists()
+                && !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
+        };
+        let number = (150 + std::process::id() % 500..).find(free).unwrap();
+        let mut child = Command::new("Xvfb")
+            .args([
+                &format!(":{number}"),
+                "-screen",
+                "0",
+                "1024x768x24",
+                "-nolisten",
+                "tcp",
+                // An X server resets when its last client leaves, refusing connections
+                // meanwhile: the probe below, or xdotool, would make Sluice's start racy.
+                "-noreset",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("Xvfb is installed (apt-get install xvfb)");
+        let socket = PathBuf::from(format!("/tmp/.X11-unix/X{number}"));
+        wait_until(Duration::from_secs(10), || socket.exists()).expect("Xvfb starts");
+        // The socket appears before the server accepts connections: wait until a client
+        // gets through, or Sluice could start too early and find no display.
+        let display = format!(":{number}");
+        wait_until(Duration::from_secs(10), || {
+            Command::new("xdotool")
+                .env("DISPLAY", &display)
+                .arg("getdisplaygeometry")
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success())
+        })
+        .expect("Xvfb accepts connections");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "Xvfb keeps running on :{number}"
+        );
+        Xvfb {
+            child,
+            display: format!(":{number}"),
+        }
+    }
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        // SIGTERM lets the server remove its socket and lock file; SIGKILL leaves them behind.
+        let _ = Command::new("kill")
+            .arg(self.child.id().to_string())
+            .status();
+        if wait_until(Duration::from_secs(3), || {
+            matches!(self.child.try_wait(), Ok(Some(_)))
+        })
+        .is_err()
+        {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+pub fn wait_until(timeout: Duration, mut done: impl FnMut() -> bool) -> Result<(), ()> {
+    let deadline = Instant::now() + timeout;
+    while Instant::now() < deadline {
+        if done() {
+            return Ok(());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Err(())
+}
+
+pub fn xdotool(display: &str, args: &[&str]) -> String {
+    let out = Command::new("xdotool")
+        .env("DISPLAY", display)
+        .args(args)
+        .output()
+        .expect("xdotool is installed");
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// The longest horizontal run of `color` in the image, and the row it is on.
+pub fn longest_band(width: u32, height: u32, rgba: &[u8], color: [u8; 4]) -> (u32, u32) {
+    (0..height)
+        .map(|y| {
+            let (mut best, mut run) = (0, 0);
+            for x in 0..width {
+                let i = ((y * width + x) * 4) as usize;
+                run = if rgba[i..i + 4] == color { run + 1 } else { 0 };
+                best = best.max(run);
+            }
+            (best, y)
+        })
+        .max()
+        .unwrap()
+}
+
+/// Photographs the window.
+pub fn screenshot(display: &str, window: &str, path: &Path) -> (u32, u32, Vec<u8>) {
+    let status = Command::new("import")
+        .env("DISPLAY", display)
+        .args(["-window", window, path.to_str().unwrap()])
+        .status()
+        .expect("ImageMagick's import is installed");
+    assert!(status.success());
+    load_png(path)
+}
+
+/// Reads a PNG as RGBA rows.
+pub fn load_png(path: &Path) -> (u32, u32, Vec<u8>) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = info.color_type.samples();
+    let rgba = buf[..info.buffer_size()]
+        .chunks(channels)
+        .flat_map(|p| [p[0], p[1], p[2], 255])
+        .collect();
+    (info.width, info.height, rgba)
+}
+
+
+/// Sluice running in its own Xvfb and directory, with its window found and focused.
+pub struct Sluice {
+    pub x: Xvfb,
+    pub dir: PathBuf,
+    pub child: Child,
+    pub window: String,
+}
+
+impl Sluice {
+    /// Starts `sluice ARGS…` in a fresh directory (its working directory and XDG dirs).
+    pub fn start(name: &str, args: &[&str]) -> Sluice {
+        let x = Xvfb::start();
+        let dir = std::env::temp_dir().join(format!("sluice-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let runtime = dir.join("runtime");
+        std::fs::create_dir_all(&runtime).unwrap();
+        let child = Command::new(env!("CARGO_BIN_EXE_sluice"))
+            .args(args)
+            .env("DISPLAY", &x.display)
+            .env("XDG_RUNTIME_DIR", &runtime)
+            .env("XDG_CONFIG_HOME", dir.join("config"))
+            .env("PS1", "$ ")
+            .current_dir(&dir)
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(dir.join("sluice.log")).unwrap())
+            .spawn()
+            .unwrap();
+        let mut window = String::new();
+        let found = wait_until(Duration::from_secs(30), || {
+            window = xdotool(&x.display, &["search", "--name", "Sluice"]);
+            !window.is_empty()
+        });
+        let mut sluice = Sluice {
+            x,
+            dir,
+            child,
+            window: String::new(),
+        };
+        found.unwrap_or_else(|()| {
+            let xvfb = sluice.x.child.try_wait();
+            panic!(
+                "the window opens on {} (Xvfb: {xvfb:?}); sluice's log:\n{}",
+                sluice.x.display,
+                sluice.log()
+            )
+        });
+        sluice.window = window.lines().next().unwrap().to_string();
+        sluice.xdotool(&["windowfocus", "--sync", &sluice.window.clone()]);
+        // Let the program start and set its modes before input arrives.
+        std::thread::sleep(Duration::from_millis(800));
+        sluice
+    }
+
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.dir.join("sluice.log")).unwrap_or_default()
+    }
+
+    pub fn xdotool(&self, args: &[&str]) -> String {
+        xdotool(&self.x.display, args)
+    }
+
+    /// Types `text` then presses Return.
+    pub fn type_line(&self, text: &str) {
+        self.xdotool(&["type", "--delay", "20", text]);
+        self.xdotool(&["key", "Return"]);
+    }
+
+    /// Moves the pointer over the left half of cell (`col`, `row`) of the default font.
+    pub fn point_at(&self, col: u32, row: u32) {
+        let (w, _) = cell_size();
+        self.move_to(col * w + w / 4, row);
+    }
+
+    /// Moves the pointer over the right half of a cell, so a drag ending there takes it.
+    pub fn point_after(&self, col: u32, row: u32) {
+        let (w, _) = cell_size();
+        self.move_to(col * w + w * 3 / 4, row);
+    }
+
+    fn move_to(&self, x_in_grid: u32, row: u32) {
+        let (_, h) = cell_size();
+        let (x, y) = (4 + x_in_grid, 4 + row * h + h / 2);
+        self.xdotool(&[
+            "mousemove",
+            "--sync",
+            "--window",
+            &self.window,
+            &x.to_string(),
+            &y.to_string(),
+        ]);
+    }
+
+    /// Waits until `name` in the directory holds at least `len` bytes, and returns them.
+    pub fn wait_for_file(&self, name: &str, len: usize) -> Vec<u8> {
+        let path = self.dir.join(name);
+        let mut bytes = Vec::new();
+        let done = wait_until(Duration::from_secs(20), || {
+            bytes = std::fs::read(&path).unwrap_or_default();
+            bytes.len() >= len
+        });
+        assert!(
+            done.is_ok(),
+            "{name} got {} of {len} bytes: {:?}\nsluice's log:\n{}",
+            bytes.len(),
+            String::from_utf8_lossy(&bytes),
+            self.log()
+        );
+        bytes
+    }
+}
+
+impl Drop for Sluice {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
+/// The cell size of the bundled font at 12 pt on a 96 dpi screen (Xvfb's scale is 1).
+pub fn cell_size() -> (u32, u32) {
+    let fonts = sluice_render::font::Fonts::new(&sluice_render::FontConfig {
+        size_px: 16.0,
+        system_fonts: false,
+        ..sluice_render::FontConfig::default()
+    })
+    .expect("the bundled font loads");
+    let m = fonts.metrics();
+    (m.width, m.height)
+}
