@@ -80,7 +80,11 @@ fn mouse_reports_reach_the_program_and_shift_bypasses_them() {
         \x1b[<64;4;3M\x1b[<64;4;3M\
         \x1b[<2;4;3M\x1b[<2;4;3m\
         \x1b[<0;4;3M\x1b[<32;7;5M\x1b[<0;7;5m";
-    let script = recorder(r"\033[?1000h\033[?1002h\033[?1006h", expected.len(), "mouse.bin");
+    let script = recorder(
+        r"\033[?1000h\033[?1002h\033[?1006h",
+        expected.len(),
+        "mouse.bin",
+    );
     let s = Sluice::start("mouse", &["-e", "sh", "-c", &script]);
 
     s.point_at(3, 2);

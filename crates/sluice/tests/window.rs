@@ -65,10 +65,7 @@ fn typing_into_a_shell_in_a_real_window_shows_its_output() {
     // A resize reaches the program: the grid reflows and the PTY gets the new size.
     xdotool(&display, &["windowsize", &window, "400", "200"]);
     std::thread::sleep(Duration::from_millis(500));
-    xdotool(
-        &display,
-        &["type", "--delay", "20", "stty size > size.txt"],
-    );
+    xdotool(&display, &["type", "--delay", "20", "stty size > size.txt"]);
     xdotool(&display, &["key", "Return"]);
     let size_file = dir.join("size.txt");
     wait_until(Duration::from_secs(20), || {
@@ -100,4 +97,82 @@ fn typing_into_a_shell_in_a_real_window_shows_its_output() {
     })
     .expect("sluice exits with the shell");
     assert_eq!(code.unwrap(), Some(3));
-    }
+}
+
+/// Palette green (#b5bd68), the background `\e[42m` gives.
+const GREEN: [u8; 4] = [0xb5, 0xbd, 0x68, 255];
+
+#[test]
+fn a_frozen_view_keeps_reading_and_catches_up_when_thawed() {
+    let s = Sluice::start("freeze", &["--size", "60x12", "-e", "sh"]);
+    let shot = |name: &str| screenshot(&s.x.display, &s.window, &s.dir.join(name));
+
+    // Scroll Lock freezes the view; the program keeps running and its output is parsed.
+    s.xdotool(&["key", "Scroll_Lock"]);
+    s.type_line(r"seq 1 500; printf '\033[42m%s\033[0m\n' GREENGREENGREEN; touch printed");
+    wait_until(Duration::from_secs(20), || s.dir.join("printed").exists())
+        .expect("the program ran to the end behind a frozen view");
+    std::thread::sleep(Duration::from_millis(500));
+    let (w, h, rgba) = shot("frozen.png");
+    assert_eq!(
+        longest_band(w, h, &rgba, GREEN).0,
+        0,
+        "nothing new is shown"
+    );
+
+    // Thawed, the view shows the present at once.
+    s.xdotool(&["key", "Scroll_Lock"]);
+    std::thread::sleep(Duration::from_millis(500));
+    let (w, h, rgba) = shot("thawed.png");
+    let (run, _) = longest_band(w, h, &rgba, GREEN);
+    assert!(run >= 15 * 6, "the green band is there (longest {run} px)");
+}
+
+#[test]
+fn search_highlights_matches_and_the_metrics_overlay_toggles() {
+    let s = Sluice::start("search", &["--size", "80x12", "-e", "sh"]);
+    let shot = |name: &str| screenshot(&s.x.display, &s.window, &s.dir.join(name));
+    s.type_line("echo needle; seq 1 30; echo needle haystack; touch printed");
+    wait_until(Duration::from_secs(20), || s.dir.join("printed").exists()).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+
+    // Ctrl+Shift+F, then the pattern: the nearest match is focused (orange), the others
+    // in view are amber.
+    s.xdotool(&["key", "ctrl+shift+f"]);
+    s.xdotool(&["type", "--delay", "20", "needle"]);
+    std::thread::sleep(Duration::from_millis(500));
+    let (w, h, rgba) = shot("search.png");
+    let (orange, _) = longest_band(w, h, &rgba, [0xf0, 0x8d, 0x49, 255]);
+    assert!(
+        orange >= 6 * 6,
+        "the focused match is highlighted ({orange} px)"
+    );
+    // Enter goes to the older match, far up in history: the view scrolls to it.
+    s.xdotool(&["key", "Return"]);
+    std::thread::sleep(Duration::from_millis(500));
+    let (w, h, rgba) = shot("search-older.png");
+    let (orange, row) = longest_band(w, h, &rgba, [0xf0, 0x8d, 0x49, 255]);
+    assert!(
+        orange >= 6 * 6 && row < h / 3,
+        "the older match is near the top (row {row})"
+    );
+    s.xdotool(&["key", "Escape"]);
+
+    // The metrics overlay: a block in the foreground colour, 36 cells wide, over the top
+    // nine rows.
+    let fg = [0xc5, 0xc8, 0xc6, 255];
+    s.xdotool(&["key", "ctrl+shift+m"]);
+    std::thread::sleep(Duration::from_millis(500));
+    let (w, h, rgba) = shot("overlay.png");
+    let (band, row) = longest_band(w, h, &rgba, fg);
+    let (_, cell_height) = x11::cell_size();
+    assert!(
+        band >= 30 * 6 && row <= 4 + 9 * cell_height,
+        "the overlay is shown ({band} px, row {row})"
+    );
+    s.xdotool(&["key", "ctrl+shift+m"]);
+    std::thread::sleep(Duration::from_millis(500));
+    let (w, h, rgba) = shot("no-overlay.png");
+    let (band, _) = longest_band(w, h, &rgba, fg);
+    assert!(band < 30 * 6, "the overlay is gone ({band} px)");
+}

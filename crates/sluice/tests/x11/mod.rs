@@ -134,18 +134,23 @@ pub fn screenshot(display: &str, window: &str, path: &Path) -> (u32, u32, Vec<u8
 
 /// Reads a PNG as RGBA rows.
 pub fn load_png(path: &Path) -> (u32, u32, Vec<u8>) {
-    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut decoder =
+        png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    // ImageMagick writes a screen of few colours as a palette or grey image: expand it.
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
     let mut reader = decoder.read_info().unwrap();
     let mut buf = vec![0; reader.output_buffer_size().unwrap()];
     let info = reader.next_frame(&mut buf).unwrap();
     let channels = info.color_type.samples();
     let rgba = buf[..info.buffer_size()]
         .chunks(channels)
-        .flat_map(|p| [p[0], p[1], p[2], 255])
+        .flat_map(|p| match p.len() {
+            1 | 2 => [p[0], p[0], p[0], 255],
+            _ => [p[0], p[1], p[2], 255],
+        })
         .collect();
     (info.width, info.height, rgba)
 }
-
 
 /// Sluice running in its own Xvfb and directory, with its window found and focused.
 pub struct Sluice {
