@@ -302,7 +302,7 @@ impl TermWindow {
         let (lines, reports) = match delta {
             MouseScrollDelta::LineDelta(_, y) => {
                 let notches = y.round() as i32;
-                (notches * LINES_PER_NOTCH as i32, notches)
+                (notches * LINES_PER_NOTCH, notches)
             }
             MouseScrollDelta::PixelDelta(p) => {
                 let height = self.geometry().cell_height;
