@@ -12,4 +12,5 @@ pub mod metro;
 pub mod payload;
 pub mod reader;
 pub mod report;
+pub mod window;
 pub mod write;

@@ -5,7 +5,7 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use sluice_bench::report::{parse_bytes, parse_seconds};
-use sluice_bench::{capacity, latency, metro, reader, write};
+use sluice_bench::{capacity, latency, metro, reader, window, write};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -77,6 +77,26 @@ enum Command {
         read_ahead: u64,
         #[arg(long)]
         json: bool,
+    },
+    /// Latency through a terminal's window on X11: keystroke to the program's read, and the
+    /// program's write to pixels on screen, idle and under a flood: p50, p95, p99.
+    /// Example: `sluice-bench window-latency -- sluice -e {}` ({} is the probe's command).
+    WindowLatency {
+        #[arg(long, default_value_t = 100)]
+        samples: usize,
+        #[arg(long, value_parser = ["idle", "flood", "both"], default_value = "both")]
+        mode: String,
+        #[arg(long)]
+        json: bool,
+        /// The terminal's command line, with {} where the probe's command goes.
+        #[arg(required = true, last = true)]
+        terminal: Vec<String>,
+    },
+    /// The program window-latency runs inside the terminal.
+    #[command(hide = true)]
+    WindowProbe {
+        #[arg(long)]
+        socket: std::path::PathBuf,
     },
     /// Simulate a bundler's dev server build and report what its terminal writes cost it.
     MetroSim {
@@ -171,6 +191,45 @@ fn main() -> anyhow::Result<()> {
             }
             Ok(())
         }
+        Command::WindowLatency {
+            samples,
+            mode,
+            json,
+            terminal,
+        } => {
+            let flood = match mode.as_str() {
+                "idle" => vec![false],
+                "flood" => vec![true],
+                _ => vec![false, true],
+            };
+            let options = window::WindowLatencyOptions {
+                samples: samples.max(1),
+                flood,
+                terminal,
+            };
+            let results = window::run(&options)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&results)?);
+            } else {
+                println!(
+                    "{:<6} {:<16} {:>8} {:>9} {:>9} {:>9} {:>9}",
+                    "load", "latency", "samples", "p50 ms", "p95 ms", "p99 ms", "max ms"
+                );
+                for r in &results {
+                    for (what, p) in [
+                        ("key-to-pty", &r.key_to_pty),
+                        ("output-to-frame", &r.output_to_frame),
+                    ] {
+                        println!(
+                            "{:<6} {what:<16} {:>8} {:>9.3} {:>9.3} {:>9.3} {:>9.3}",
+                            r.load, p.samples, p.p50_ms, p.p95_ms, p.p99_ms, p.max_ms
+                        );
+                    }
+                }
+            }
+            Ok(())
+        }
+        Command::WindowProbe { socket } => window::run_probe(&socket),
         Command::PtyCapacity { json } => {
             let results = capacity::measure().context("measuring buffer capacity")?;
             if json {

@@ -12,22 +12,8 @@ pub fn mb_per_s(bytes: u64, elapsed: Duration) -> f64 {
     }
 }
 
-/// Parses a byte count with an optional K/M/G suffix (powers of 1024), e.g. `64M`.
-pub fn parse_bytes(s: &str) -> Result<u64, String> {
-    let s = s.trim();
-    let (digits, multiplier) = match s.char_indices().last() {
-        Some((i, 'k' | 'K')) => (&s[..i], 1 << 10),
-        Some((i, 'm' | 'M')) => (&s[..i], 1 << 20),
-        Some((i, 'g' | 'G')) => (&s[..i], 1 << 30),
-        _ => (s, 1),
-    };
-    digits
-        .parse::<u64>()
-        .ok()
-        .and_then(|n| n.checked_mul(multiplier))
-        .filter(|&n| n > 0)
-        .ok_or_else(|| format!("{s:?} is not a byte count (for example 4096, 64K, 16M)"))
-}
+/// Byte counts with K/M/G suffixes, shared with `sluice --read-ahead`.
+pub use sluice_pty::parse_bytes;
 
 /// Parses seconds as a decimal number, e.g. `0.5`.
 pub fn parse_seconds(s: &str) -> Result<Duration, String> {

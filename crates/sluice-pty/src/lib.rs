@@ -22,6 +22,7 @@ mod reader;
 pub mod ring;
 mod session;
 mod stats;
+mod units;
 mod writer;
 
 pub use child::{ExitStatus, default_shell};
@@ -29,6 +30,7 @@ pub use error::{Error, Result};
 pub use ring::{RingConsumer, RingProducer};
 pub use session::{Pty, PtyOptions, WinSize};
 pub use stats::{PtyStats, PtyStatsSnapshot};
+pub use units::parse_bytes;
 pub use writer::PtyWriter;
 
 /// The ring's default capacity: how far the reader may read ahead of the parser.

@@ -409,6 +409,11 @@ impl Renderer {
         self.frames.as_ref().map(|f| &f.view)
     }
 
+    /// The frame texture itself (to copy it to the window).
+    pub(crate) fn frame_texture(&self) -> Option<&wgpu::Texture> {
+        self.frames.as_ref().map(|f| &f.texture)
+    }
+
     /// The texture row (in pixels) where the top of the screen is.
     pub fn frame_origin_px(&self) -> u32 {
         self.frames

@@ -37,7 +37,8 @@ pub struct Cli {
 
     /// How far the reader may read ahead of the parser, in bytes. Past this the program
     /// writing to the terminal is made to wait.
-    #[arg(long, value_name = "BYTES", default_value_t = sluice_pty::DEFAULT_READ_AHEAD)]
+    /// K, M and G suffixes are allowed (powers of 1024), e.g. 1M.
+    #[arg(long, value_name = "BYTES", default_value = "16M", value_parser = parse_read_ahead)]
     pub read_ahead: usize,
 
     /// After a headless run, print the pipeline's counters (bytes read and parsed, ring
@@ -93,6 +94,11 @@ impl Cli {
     }
 }
 
+fn parse_read_ahead(s: &str) -> Result<usize, String> {
+    let bytes = sluice_pty::parse_bytes(s)?;
+    usize::try_from(bytes).map_err(|_| format!("{s:?} is too large"))
+}
+
 fn parse_font_size(s: &str) -> Result<f32, String> {
     match s.parse::<f32>() {
         Ok(size) if (3.0..=200.0).contains(&size) => Ok(size),
@@ -127,5 +133,14 @@ mod tests {
         assert!(parse_size("80").is_err());
         assert!(parse_size("80x-1").is_err());
         assert!(parse_size("99999x10").is_err());
+    }
+
+    #[test]
+    fn read_ahead_takes_suffixes_and_defaults_to_the_ring_default() {
+        use clap::Parser as _;
+        assert_eq!(super::parse_read_ahead("1M"), Ok(1 << 20));
+        assert!(super::parse_read_ahead("lots").is_err());
+        let cli = super::Cli::parse_from(["sluice"]);
+        assert_eq!(cli.read_ahead, sluice_pty::DEFAULT_READ_AHEAD);
     }
 }

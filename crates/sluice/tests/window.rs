@@ -176,3 +176,57 @@ fn search_highlights_matches_and_the_metrics_overlay_toggles() {
     let (band, _) = longest_band(w, h, &rgba, fg);
     assert!(band < 30 * 6, "the overlay is gone ({band} px)");
 }
+
+/// `sluice-bench` from the same target directory (built first if this test runs alone).
+fn sluice_bench() -> std::path::PathBuf {
+    let path = std::path::Path::new(env!("CARGO_BIN_EXE_sluice")).with_file_name("sluice-bench");
+    if !path.exists() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let status = std::process::Command::new(cargo)
+            .args(["build", "-p", "sluice-bench"])
+            .status()
+            .expect("cargo runs");
+        assert!(status.success(), "sluice-bench builds");
+    }
+    path
+}
+
+#[test]
+fn window_latency_is_measured_through_a_real_window() {
+    let x = x11::Xvfb::start();
+    let runtime = std::env::temp_dir().join(format!("sluice-latency-{}", std::process::id()));
+    std::fs::create_dir_all(&runtime).unwrap();
+    let out = std::process::Command::new(sluice_bench())
+        .args(["window-latency", "--samples", "10", "--json", "--"])
+        .args([env!("CARGO_BIN_EXE_sluice"), "--size", "60x12", "-e", "{}"])
+        .env("DISPLAY", &x.display)
+        .env("XDG_RUNTIME_DIR", &runtime)
+        .output()
+        .expect("sluice-bench runs");
+    let _ = std::fs::remove_dir_all(&runtime);
+    assert!(
+        out.status.success(),
+        "window-latency succeeds: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let results: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let loads: Vec<&str> = results
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["load"].as_str().unwrap())
+        .collect();
+    assert_eq!(loads, ["idle", "flood"]);
+    for r in results.as_array().unwrap() {
+        for what in ["key_to_pty", "output_to_frame"] {
+            let p = &r[what];
+            assert_eq!(p["samples"], 10, "{r}");
+            let (p50, max) = (p["p50_ms"].as_f64().unwrap(), p["max_ms"].as_f64().unwrap());
+            // Loose bounds: real latencies, not zeros or clock mix-ups; the figures themselves
+            // are the benchmark's (benches/window.sh).
+            assert!(p50 > 0.0 && p50 <= max && max < 10_000.0, "{what}: {p}");
+        }
+    }
+    // Idle, a key reaches the program within a frame's time even on a loaded CI machine.
+    assert!(results[0]["key_to_pty"]["p50_ms"].as_f64().unwrap() < 100.0);
+}

@@ -379,8 +379,10 @@ impl TermWindow {
         if !visible || self.preedit.is_some() {
             self.snapshot.cursor = None;
         }
-        self.renderer.render(&mut self.snapshot);
+        let copied = start.elapsed();
+        let report = self.renderer.render(&mut self.snapshot);
         self.snapshot.cursor = cursor;
+        let rendered = start.elapsed();
 
         let padding = (PADDING * self.window.scale_factor()) as u32;
         if self
@@ -398,6 +400,13 @@ impl TermWindow {
             timeout: None,
         });
         let cost = start.elapsed();
+        tracing::trace!(
+            rows = report.rows_drawn,
+            snapshot_us = copied.as_micros() as u64,
+            render_us = (rendered - copied).as_micros() as u64,
+            present_and_wait_us = (cost - rendered).as_micros() as u64,
+            "frame"
+        );
         self.pacer.frame_drawn(start, cost);
         self.metrics.frame(cost);
         if let Some(overlay) = &mut self.overlay {

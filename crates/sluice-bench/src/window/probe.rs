@@ -1,0 +1,148 @@
+//! `sluice-bench window-probe`: the program the driver runs inside the terminal. It reports
+//! each key it reads, paints the marker row on request, and floods the rows below it.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::net::UnixStream;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use anyhow::Context;
+
+use super::protocol::monotonic_ns;
+
+/// One flood write: big enough to keep the terminal busy, small enough that a marker
+/// waiting for its turn is not held back long by the probe itself.
+const FLOOD_CHUNK: usize = 16 * 1024;
+
+pub fn run(socket: &Path) -> anyhow::Result<()> {
+    let stream = UnixStream::connect(socket).context("cannot reach the driver")?;
+    let report = Arc::new(Mutex::new(stream.try_clone()?));
+    let saved = raw_mode()?;
+    let rows = rows();
+    let out = Arc::new(Mutex::new(std::io::stdout()));
+    // The alternate screen with the cursor hidden; row 1 is the marker's, rows 2 and below
+    // scroll (DECSTBM) under the flood; the flood's cursor starts at the bottom.
+    write_all(
+        &out,
+        format!("\x1b[?1049h\x1b[?25l\x1b[2J\x1b[2;{rows}r\x1b[{rows};1H").as_bytes(),
+    )?;
+    writeln!(report.lock().unwrap(), "ready {rows}")?;
+
+    spawn_key_reporter(report.clone())?;
+    let flooding = Arc::new(AtomicBool::new(false));
+    spawn_flood(out.clone(), flooding.clone())?;
+
+    for line in BufReader::new(stream).lines() {
+        let line = line?;
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            ["paint", r, g, b] => {
+                // Erase the row in the marker colour (the erase takes the current background),
+                // with the flood's cursor saved and restored around it, in one write.
+                let marker = format!("\x1b7\x1b[1;1H\x1b[48;2;{r};{g};{b}m\x1b[2K\x1b[0m\x1b8");
+                let guard = out.lock().unwrap_or_else(|p| p.into_inner());
+                let ns = monotonic_ns();
+                let mut stdout = guard.lock();
+                stdout.write_all(marker.as_bytes())?;
+                stdout.flush()?;
+                drop(stdout);
+                drop(guard);
+                writeln!(report.lock().unwrap(), "painted {ns}")?;
+            }
+            ["flood", "on"] => flooding.store(true, Ordering::Relaxed),
+            ["flood", "off"] => flooding.store(false, Ordering::Relaxed),
+            ["quit"] => break,
+            _ => {}
+        }
+    }
+    flooding.store(false, Ordering::Relaxed);
+    let _ = write_all(&out, b"\x1b[r\x1b[?25h\x1b[?1049l");
+    restore_mode(&saved);
+    Ok(())
+}
+
+fn write_all(out: &Mutex<std::io::Stdout>, bytes: &[u8]) -> std::io::Result<()> {
+    let guard = out.lock().unwrap_or_else(|p| p.into_inner());
+    let mut stdout = guard.lock();
+    stdout.write_all(bytes)?;
+    stdout.flush()
+}
+
+/// Reports the time each byte of input is read.
+fn spawn_key_reporter(report: Arc<Mutex<UnixStream>>) -> std::io::Result<()> {
+    std::thread::Builder::new()
+        .name("keys".into())
+        .spawn(move || {
+            let mut buf = [0u8; 256];
+            let mut stdin = std::io::stdin().lock();
+            while let Ok(n) = stdin.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                let ns = monotonic_ns();
+                let mut report = report.lock().unwrap_or_else(|p| p.into_inner());
+                for _ in 0..n {
+                    if writeln!(report, "key {ns}").is_err() {
+                        return;
+                    }
+                }
+            }
+        })?;
+    Ok(())
+}
+
+/// Writes lines of text into the scroll region while `flooding` is set.
+fn spawn_flood(out: Arc<Mutex<std::io::Stdout>>, flooding: Arc<AtomicBool>) -> std::io::Result<()> {
+    let chunk = crate::payload::payload("plain", FLOOD_CHUNK).expect("plain is a payload");
+    std::thread::Builder::new()
+        .name("flood".into())
+        .spawn(move || {
+            loop {
+                if flooding.load(Ordering::Relaxed) {
+                    if write_all(&out, &chunk).is_err() {
+                        return;
+                    }
+                } else {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
+            }
+        })?;
+    Ok(())
+}
+
+fn rows() -> u16 {
+    let mut ws = libc::winsize {
+        ws_row: 0,
+        ws_col: 0,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: TIOCGWINSZ fills a winsize; fd 1 is the terminal.
+    let ok = unsafe { libc::ioctl(1, libc::TIOCGWINSZ, &mut ws) } == 0;
+    if ok && ws.ws_row > 0 { ws.ws_row } else { 24 }
+}
+
+/// Puts the terminal in raw mode (keys arrive byte by byte, unechoed); returns the old mode.
+fn raw_mode() -> anyhow::Result<libc::termios> {
+    // SAFETY: termios is plain data; tcgetattr fills it for fd 0.
+    let mut saved: libc::termios = unsafe { std::mem::zeroed() };
+    if unsafe { libc::tcgetattr(0, &mut saved) } != 0 {
+        anyhow::bail!(
+            "the probe's input is not a terminal: {}",
+            std::io::Error::last_os_error()
+        );
+    }
+    let mut raw = saved;
+    // SAFETY: cfmakeraw edits the copy; tcsetattr applies it to fd 0.
+    unsafe {
+        libc::cfmakeraw(&mut raw);
+        libc::tcsetattr(0, libc::TCSANOW, &raw);
+    }
+    Ok(saved)
+}
+
+fn restore_mode(saved: &libc::termios) {
+    // SAFETY: restores the mode read by `raw_mode` on fd 0.
+    unsafe { libc::tcsetattr(0, libc::TCSANOW, saved) };
+}
