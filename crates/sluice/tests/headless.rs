@@ -192,6 +192,56 @@ fn bad_size_is_a_clear_error() {
 }
 
 #[test]
+fn the_configuration_file_applies_and_a_bad_value_keeps_its_default_with_a_report() {
+    let dir = std::env::temp_dir().join(format!("sluice-config-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("sluice.toml");
+    std::fs::write(
+        &config,
+        "[scrolling]\nhistory = 3\n[font]\nsize = \"huge\"\n[colours]\nbg = 1\n",
+    )
+    .unwrap();
+    let config = config.to_str().unwrap();
+    let run = sh(
+        &["--size", "10x2", "--scrollback", "--config", config],
+        "seq 1 9",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    // Three lines of history kept, as configured, above the two-row screen.
+    assert_eq!(run.stdout, "6\n7\n8\n9\n");
+    assert!(
+        run.stderr.contains("font.size:") && run.stderr.contains("keeping the default"),
+        "the bad value is reported: {}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("colours.bg: unknown option"),
+        "{}",
+        run.stderr
+    );
+    // The command line wins over the file.
+    let run = sh(
+        &[
+            "--size",
+            "10x2",
+            "--scrollback",
+            "--history",
+            "1",
+            "--config",
+            config,
+        ],
+        "seq 1 9",
+    );
+    assert!(
+        run.stderr.contains("cannot read"),
+        "the file is gone now: {}",
+        run.stderr
+    );
+    assert_eq!(run.stdout, "8\n9\n");
+}
+
+#[test]
 fn random_bytes_and_invalid_utf8_never_panic() {
     let dir = std::env::temp_dir().join(format!("sluice-random-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -177,6 +177,18 @@ fn search_highlights_matches_and_the_metrics_overlay_toggles() {
     assert!(band < 30 * 6, "the overlay is gone ({band} px)");
 }
 
+#[test]
+fn the_configuration_can_show_the_metrics_overlay_from_the_start() {
+    let s = Sluice::start_with_config(
+        "overlay-config",
+        &["--size", "80x12", "-e", "sh"],
+        "[metrics]\noverlay = true\n",
+    );
+    let (w, h, rgba) = screenshot(&s.x.display, &s.window, &s.dir.join("overlay.png"));
+    let (band, _) = longest_band(w, h, &rgba, [0xc5, 0xc8, 0xc6, 255]);
+    assert!(band >= 30 * 6, "the overlay is shown ({band} px)");
+}
+
 /// `sluice-bench` from the same target directory (built first if this test runs alone).
 fn sluice_bench() -> std::path::PathBuf {
     let path = std::path::Path::new(env!("CARGO_BIN_EXE_sluice")).with_file_name("sluice-bench");

@@ -535,9 +535,7 @@ impl TermWindow {
                     self.session.pty.stats().snapshot(),
                     self.session.terminal.stats(),
                 );
-                let mut overlay = MetricsOverlay::new(now, pty, term);
-                overlay.update(now, pty, term, Duration::ZERO);
-                Some(overlay)
+                Some(MetricsOverlay::new(now, pty, term))
             }
         };
         self.request_frame();

@@ -24,10 +24,11 @@ pub struct MetricsOverlay {
 }
 
 impl MetricsOverlay {
+    /// An overlay showing the counters as they are now (rates start at zero).
     pub fn new(now: Instant, pty: PtyStatsSnapshot, term: TermStatsSnapshot) -> Self {
         Self {
             metrics: RuntimeMetrics::with_interval(REFRESH, now, pty, term),
-            shown: None,
+            shown: Some(idle_report(&pty)),
             shown_at: now,
         }
     }
@@ -68,8 +69,6 @@ impl MetricsOverlay {
                 ring_fill: pty.bytes_read.saturating_sub(term.bytes_parsed),
                 ..last
             });
-        } else if self.shown.is_none() {
-            self.shown = Some(idle_report(&pty));
         } else {
             return false;
         }
@@ -147,9 +146,11 @@ mod tests {
         let idle = PtyStatsSnapshot::default();
         let term = TermStatsSnapshot::default();
         let mut overlay = MetricsOverlay::new(t0, idle, term);
+        let black = Rgb { r: 0, g: 0, b: 0 };
+        assert_eq!(overlay.labels(80, black, black).len(), 9, "shown at once");
         assert!(
-            overlay.update(t0, idle, term, Duration::ZERO),
-            "first figures"
+            !overlay.update(t0, idle, term, Duration::ZERO),
+            "nothing new"
         );
         assert_eq!(overlay.due_at(&idle), None, "idle: no timer");
 

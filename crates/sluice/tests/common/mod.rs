@@ -43,6 +43,8 @@ pub fn sluice(args: &[&str]) -> Run {
     let output = Command::new(env!("CARGO_BIN_EXE_sluice"))
         .arg("--headless")
         .args(args)
+        // No configuration file but the one a test passes: the defaults are what is tested.
+        .env("XDG_CONFIG_HOME", "/nonexistent/sluice-tests")
         .output()
         .expect("sluice runs");
     finish(output)

@@ -163,11 +163,18 @@ pub struct Sluice {
 impl Sluice {
     /// Starts `sluice ARGS…` in a fresh directory (its working directory and XDG dirs).
     pub fn start(name: &str, args: &[&str]) -> Sluice {
+        Self::start_with_config(name, args, "")
+    }
+
+    /// The same, with `config` as the user's configuration file.
+    pub fn start_with_config(name: &str, args: &[&str], config: &str) -> Sluice {
         let x = Xvfb::start();
         let dir = std::env::temp_dir().join(format!("sluice-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let runtime = dir.join("runtime");
         std::fs::create_dir_all(&runtime).unwrap();
+        std::fs::create_dir_all(dir.join("config/sluice")).unwrap();
+        std::fs::write(dir.join("config/sluice/sluice.toml"), config).unwrap();
         let child = Command::new(env!("CARGO_BIN_EXE_sluice"))
             .args(args)
             .env("DISPLAY", &x.display)
