@@ -177,7 +177,20 @@ impl TermWindow {
             }
             return;
         }
-        self.hover(cell);
+        if self.mouse.hover_cell != Some(cell) {
+            self.mouse.hover_cell = Some(cell);
+            self.hover(cell);
+        }
+    }
+
+    /// Looks again for the link under the pointer after the text under it moved (output,
+    /// scrolling), so an underline never stays on text that is no longer a link.
+    pub(super) fn refresh_hover(&mut self) {
+        if self.hovered_link.is_some()
+            && let Some(cell) = self.mouse.hover_cell
+        {
+            self.hover(cell);
+        }
     }
 
     /// Underlines the link under the pointer, if any, and shows a hand over it.
@@ -202,6 +215,7 @@ impl TermWindow {
     }
 
     pub(super) fn pointer_left(&mut self) {
+        self.mouse.hover_cell = None;
         if self.hovered_link.take().is_some() {
             self.update_pointer_icon();
             self.request_frame();

@@ -11,6 +11,7 @@
 mod bindings;
 mod blink;
 mod clipboard;
+mod frame;
 mod input;
 mod keys;
 mod links;
@@ -18,18 +19,17 @@ mod mouse;
 mod overlay;
 mod pacing;
 mod search;
+mod timers;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use sluice_pty::{PtyOptions, WinSize};
-use sluice_render::{
-    Decorations, FontConfig, Gpu, Label, Mark, Presented, Renderer, WindowSurface,
-};
-use sluice_term::{ClipboardKind, RowSpan, Snapshot, SnapshotModes, TermEvent, TerminalOptions};
+use sluice_render::{FontConfig, Gpu, Renderer, WindowSurface};
+use sluice_term::{ClipboardKind, Snapshot, SnapshotModes, TermEvent, TerminalOptions};
 use winit::application::ApplicationHandler;
-use winit::dpi::{LogicalSize, PhysicalPosition, PhysicalSize};
+use winit::dpi::{LogicalSize, PhysicalSize};
 use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
 use winit::keyboard::ModifiersState;
@@ -37,7 +37,7 @@ use winit::window::{UserAttentionType, Window, WindowId};
 
 use crate::cli::Cli;
 use crate::config::Config;
-use crate::metrics::{self, RuntimeMetrics};
+use crate::metrics::RuntimeMetrics;
 use blink::{BELL_DURATION, Blink};
 use clipboard::Clipboard;
 use links::Link;
@@ -362,185 +362,6 @@ impl TermWindow {
         self.frame_requested = true;
     }
 
-    fn draw(&mut self) {
-        let start = Instant::now();
-        if !self.frozen {
-            self.session.terminal.update_snapshot(&mut self.snapshot);
-        }
-        let decorations = self.decorations(start);
-        self.renderer.set_decorations(decorations);
-
-        // A blinking cursor in its "off" phase, or one covered by preedit text, is not drawn.
-        let cursor = self.snapshot.cursor;
-        let blinking = cursor.is_some_and(|c| c.blinking);
-        let (visible, _) = self
-            .blink
-            .update(blinking, self.renderer.focused, Instant::now());
-        if !visible || self.preedit.is_some() {
-            self.snapshot.cursor = None;
-        }
-        let copied = start.elapsed();
-        let report = self.renderer.render(&mut self.snapshot);
-        self.snapshot.cursor = cursor;
-        let rendered = start.elapsed();
-
-        let padding = (PADDING * self.window.scale_factor()) as u32;
-        if self
-            .surface
-            .present(&self.renderer, (padding, padding), self.snapshot.background)
-            == Presented::Skipped
-        {
-            self.renderer.invalidate();
-            self.frame_requested = true;
-        }
-        // Waiting for the frame to finish makes its wall time a measure of what it cost: on
-        // software rendering that is the rasteriser's CPU, which is what must stay in budget.
-        let _ = self.gpu.device.poll(sluice_render::wgpu::PollType::Wait {
-            submission_index: None,
-            timeout: None,
-        });
-        let cost = start.elapsed();
-        tracing::trace!(
-            rows = report.rows_drawn,
-            snapshot_us = copied.as_micros() as u64,
-            render_us = (rendered - copied).as_micros() as u64,
-            present_and_wait_us = (cost - rendered).as_micros() as u64,
-            "frame"
-        );
-        self.pacer.frame_drawn(start, cost);
-        self.metrics.frame(cost);
-        if let Some(overlay) = &mut self.overlay {
-            overlay.frame(cost);
-        }
-        self.place_ime_cursor();
-        self.report_metrics();
-    }
-
-    /// What is drawn over the cells this frame.
-    fn decorations(&mut self, now: Instant) -> Decorations {
-        let mut d = Decorations::default();
-        let (rows, cols) = (self.snapshot.rows, self.snapshot.cols);
-        let (fg, bg) = (self.snapshot.foreground, self.snapshot.background);
-        if let Some(search) = &mut self.search {
-            d.marks.extend(search.marks(&self.session.terminal));
-            d.labels.push(search.label(rows, cols, fg, bg));
-        }
-        if let Some(link) = &self.hovered_link {
-            d.marks
-                .extend(link.spans.iter().map(|&s| (s, Mark::Underline)));
-        }
-        if let (Some(text), Some(cursor)) = (&self.preedit, self.snapshot.cursor) {
-            d.labels.push(Label {
-                row: cursor.row,
-                col: cursor.col,
-                text: text.clone(),
-                fg,
-                bg,
-                underline: true,
-            });
-        }
-        if let Some(overlay) = &self.overlay {
-            d.labels.extend(overlay.labels(cols, bg, fg));
-        }
-        if self.frozen {
-            let text = " view frozen (Scroll Lock) ";
-            d.labels.push(Label {
-                row: 0,
-                col: cols.saturating_sub(text.len()),
-                text: text.to_owned(),
-                fg: bg,
-                bg: fg,
-                underline: false,
-            });
-        }
-        if self.bell_until.is_some_and(|until| now < until) {
-            // The whole screen inverted for a moment.
-            d.marks.extend((0..rows).map(|row| {
-                let span = RowSpan {
-                    row,
-                    start: 0,
-                    end: cols,
-                };
-                (span, Mark::Colors { fg: bg, bg: fg })
-            }));
-        }
-        d
-    }
-
-    /// Runs whatever deadlines have come: blinking, the bell ending, autoscroll, the
-    /// overlay's refresh, the periodic metrics.
-    fn run_timers(&mut self, now: Instant) {
-        if self.blink.next_change().is_some_and(|at| now >= at) {
-            self.request_frame();
-        }
-        if self.bell_until.is_some_and(|until| now >= until) {
-            self.bell_until = None;
-            self.request_frame();
-        }
-        if self.autoscroll_at.is_some_and(|at| now >= at) {
-            self.autoscroll(now);
-        }
-        let pty = self.session.pty.stats().snapshot();
-        if let Some(overlay) = &mut self.overlay
-            && overlay.due_at(&pty).is_some_and(|due| now >= due)
-        {
-            self.longest_hold = self
-                .longest_hold
-                .max(self.session.terminal.take_longest_lock_hold());
-            let term = self.session.terminal.stats();
-            if overlay.update(now, pty, term, self.longest_hold) {
-                self.request_frame();
-            }
-        }
-        self.report_metrics();
-    }
-
-    /// The earliest deadline among the timers, if any runs.
-    fn next_deadline(&self) -> Option<Instant> {
-        let pty = self.session.pty.stats().snapshot();
-        [
-            self.blink.next_change(),
-            self.bell_until,
-            self.autoscroll_at,
-            self.overlay.as_ref().and_then(|o| o.due_at(&pty)),
-            self.metrics.due_at(&pty),
-        ]
-        .into_iter()
-        .flatten()
-        .min()
-    }
-
-    /// Logs the periodic metrics if a period with activity is over.
-    fn report_metrics(&mut self) {
-        let (now, pty) = (Instant::now(), self.session.pty.stats().snapshot());
-        if self.metrics.due_at(&pty).is_none_or(|due| now < due) {
-            return;
-        }
-        let hold = self
-            .longest_hold
-            .max(self.session.terminal.take_longest_lock_hold());
-        self.longest_hold = Duration::ZERO;
-        let term = self.session.terminal.stats();
-        if let Some(report) = self.metrics.report(now, pty, term, hold) {
-            metrics::log(&report);
-        }
-    }
-
-    fn toggle_overlay(&mut self) {
-        self.overlay = match self.overlay.take() {
-            Some(_) => None,
-            None => {
-                let now = Instant::now();
-                let (pty, term) = (
-                    self.session.pty.stats().snapshot(),
-                    self.session.terminal.stats(),
-                );
-                Some(MetricsOverlay::new(now, pty, term))
-            }
-        };
-        self.request_frame();
-    }
-
     fn focus_changed(&mut self, focused: bool) {
         self.renderer.focused = focused;
         if self.snapshot.modes.contains(SnapshotModes::FOCUS_IN_OUT) {
@@ -560,20 +381,6 @@ impl TermWindow {
             cols: self.snapshot.cols,
             rows: self.snapshot.rows,
         }
-    }
-
-    /// Tells the input method where the cursor is, so its candidate window sits next to it.
-    fn place_ime_cursor(&self) {
-        let Some(cursor) = self.snapshot.cursor else {
-            return;
-        };
-        let g = self.geometry();
-        let x = g.padding + cursor.col as f64 * g.cell_width;
-        let y = g.padding + cursor.row as f64 * g.cell_height;
-        self.window.set_ime_cursor_area(
-            PhysicalPosition::new(x, y),
-            PhysicalSize::new(g.cell_width, g.cell_height),
-        );
     }
 
     fn resize(&mut self, size: PhysicalSize<u32>) {

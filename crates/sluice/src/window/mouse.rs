@@ -62,6 +62,8 @@ pub struct Mouse {
     /// The pointer, in physical pixels.
     pub x: f64,
     pub y: f64,
+    /// The cell under the pointer when links were last looked for.
+    pub hover_cell: Option<ViewportPoint>,
     /// The cell last reported to the program, so motion is reported once per cell.
     pub reported_cell: Option<ViewportPoint>,
     /// The button held, for drag reports (the first one pressed).
