@@ -242,3 +242,39 @@ fn window_latency_is_measured_through_a_real_window() {
     // Idle, a key reaches the program within a frame's time even on a loaded CI machine.
     assert!(results[0]["key_to_pty"]["p50_ms"].as_f64().unwrap() < 100.0);
 }
+
+#[test]
+fn history_is_reached_with_shift_page_up_and_the_wheel() {
+    let s = Sluice::start("history", &["--size", "60x10", "-e", "sh"]);
+    let shot = |name: &str| screenshot(&s.x.display, &s.window, &s.dir.join(name));
+    let green_shown = |name: &str| {
+        let (w, h, rgba) = shot(name);
+        longest_band(w, h, &rgba, GREEN).0 >= 15 * 6
+    };
+    s.type_line(r"printf '\033[42m%s\033[0m\n' GREENGREENGREEN; seq 1 40; touch printed");
+    wait_until(Duration::from_secs(20), || s.dir.join("printed").exists()).unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        !green_shown("bottom.png"),
+        "the band has scrolled into history"
+    );
+
+    // Shift+PageUp scrolls a page at a time; the band is five pages up.
+    for _ in 0..5 {
+        s.xdotool(&["key", "shift+Prior"]);
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(green_shown("paged-up.png"), "Shift+PageUp reaches it");
+    s.xdotool(&["key", "shift+End"]);
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        !green_shown("back.png"),
+        "Shift+End goes back to the bottom"
+    );
+
+    // The wheel: each xdotool click is two notches of three lines here (see tests/input.rs).
+    s.point_at(5, 5);
+    s.xdotool(&["click", "--repeat", "10", "--delay", "20", "4"]);
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(green_shown("wheel.png"), "the wheel reaches it");
+}
