@@ -278,3 +278,53 @@ fn history_is_reached_with_shift_page_up_and_the_wheel() {
     std::thread::sleep(Duration::from_millis(500));
     assert!(green_shown("wheel.png"), "the wheel reaches it");
 }
+
+#[test]
+fn ctrl_click_opens_urls_and_osc8_links_of_allowed_schemes_only() {
+    let dir = std::env::temp_dir().join(format!("sluice-links-{}", std::process::id()));
+    let opener = dir.join("open.sh");
+    let config = format!("[links]\nopener = \"{}\"\n", opener.display());
+    let s = Sluice::start_with_config("links", &["--size", "80x10", "-e", "sh"], &config);
+    let opened = s.dir.join("opened.txt");
+    std::fs::write(
+        &opener,
+        format!("#!/bin/sh\necho \"$1\" >> '{}'\n", opened.display()),
+    )
+    .unwrap();
+    std::process::Command::new("chmod")
+        .args(["+x", opener.to_str().unwrap()])
+        .status()
+        .unwrap();
+    std::fs::write(
+        s.dir.join("links.sh"),
+        "printf 'see https://example.com/x and file:///etc/passwd\\n'\n\
+         printf '\\033]8;;https://example.org/osc8\\033\\\\click here\\033]8;;\\033\\\\\\n'\n",
+    )
+    .unwrap();
+    s.type_line("sh links.sh");
+    std::thread::sleep(Duration::from_millis(700));
+
+    let ctrl_click = |col, row| {
+        s.point_at(col, row);
+        s.xdotool(&["keydown", "ctrl"]);
+        s.xdotool(&["click", "1"]);
+        s.xdotool(&["keyup", "ctrl"]);
+        std::thread::sleep(Duration::from_millis(300));
+    };
+    ctrl_click(8, 1); // https://example.com/x
+    ctrl_click(35, 1); // file:///etc/passwd: not an allowed scheme
+    ctrl_click(2, 2); // the OSC 8 link behind "click here"
+    // A plain click on a link selects; it does not open.
+    s.point_at(10, 1);
+    s.xdotool(&["click", "1"]);
+    let expected = "https://example.com/x\nhttps://example.org/osc8\n";
+    let mut got = String::new();
+    let done = wait_until(Duration::from_secs(10), || {
+        got = std::fs::read_to_string(&opened).unwrap_or_default();
+        got.len() >= expected.len()
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    let got_now = std::fs::read_to_string(&opened).unwrap_or_default();
+    assert!(done.is_ok(), "links opened: {got:?}\n{}", s.log());
+    assert_eq!(got_now, expected);
+}
