@@ -26,6 +26,7 @@ mod select;
 mod session;
 mod snapshot;
 mod terminal;
+mod x10;
 
 pub use alacritty_terminal;
 pub use alacritty_terminal::index::{Direction, Side};

@@ -21,6 +21,7 @@ use crate::events::TermEvent;
 use crate::listener::EventQueue;
 use crate::palette::Palette;
 use crate::terminal::Wake;
+use crate::x10::X10Scanner;
 
 /// Counters the parser keeps.
 #[derive(Debug, Default)]
@@ -84,6 +85,8 @@ pub(crate) struct Parser {
     pub(crate) stats: Arc<ParserStats>,
     pub(crate) shutdown: Arc<AtomicBool>,
     pub(crate) digest: bool,
+    /// Whether X10 mouse mode is on, which the terminal does not track (see `x10`).
+    pub(crate) x10: Arc<AtomicBool>,
     /// Test-only: parse at most this many bytes per second, to study a parser that falls behind.
     pub(crate) throttle: Option<u64>,
 }
@@ -91,6 +94,7 @@ pub(crate) struct Parser {
 impl Parser {
     pub(crate) fn run(mut self) {
         let mut processor: Processor<StdSyncHandler> = Processor::new();
+        let mut x10 = X10Scanner::default();
         let mut routed = Vec::new();
         let mut digest = FNV_OFFSET;
         self.stats.digest.store(digest, Ordering::Relaxed);
@@ -103,7 +107,7 @@ impl Parser {
             let deadline = processor.sync_timeout().sync_timeout();
             match self.ring.wait(deadline) {
                 Wait::Data => {
-                    self.parse_slice(&mut processor, &mut routed, &mut digest);
+                    self.parse_slice(&mut processor, &mut x10, &mut routed, &mut digest);
                 }
                 Wait::Timeout => {
                     if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -127,11 +131,13 @@ impl Parser {
     fn parse_slice(
         &mut self,
         processor: &mut Processor<StdSyncHandler>,
+        x10: &mut X10Scanner,
         routed: &mut Vec<Event>,
         digest: &mut u64,
     ) {
         let term = &self.term;
         let stats = &self.stats;
+        let x10_on = &self.x10;
         let with_digest = self.digest;
         let parsed = self.ring.consume(MAX_LOCK_SLICE, |first, second| {
             let started = Instant::now();
@@ -139,6 +145,10 @@ impl Parser {
                 let mut term = term.lock();
                 processor.advance(&mut *term, first);
                 processor.advance(&mut *term, second);
+                x10.scan(first);
+                x10.scan(second);
+                // Stored under the lock, so a snapshot sees it with the modes it goes with.
+                x10_on.store(x10.on(), Ordering::Relaxed);
             }
             let held = started.elapsed().as_nanos() as u64;
             stats.busy_ns.fetch_add(held, Ordering::Relaxed);

@@ -96,6 +96,8 @@ pub struct Snapshot {
     pub cursor: Option<Cursor>,
     pub selection: Option<ViewportSelection>,
     pub modes: SnapshotModes,
+    /// X10 mouse compatibility mode (9), which `modes` cannot hold: presses only.
+    pub mouse_x10: bool,
     /// How many lines the view is scrolled back into history.
     pub display_offset: usize,
     pub history_size: usize,

@@ -91,6 +91,7 @@ pub struct Terminal {
     palette: Arc<Palette>,
     window_size: Arc<Mutex<WindowSize>>,
     frame_pending: Arc<AtomicBool>,
+    x10: Arc<AtomicBool>,
     stats: Arc<ParserStats>,
     shutdown: Arc<AtomicBool>,
     events: Receiver<TermEvent>,
@@ -130,6 +131,7 @@ impl Terminal {
         let palette = Arc::new(options.palette);
         let window_size = Arc::new(Mutex::new(window_size(options.size)));
         let frame_pending = Arc::new(AtomicBool::new(false));
+        let x10 = Arc::new(AtomicBool::new(false));
         let stats = Arc::new(ParserStats::default());
         let shutdown = Arc::new(AtomicBool::new(false));
         let (events_tx, events) = crossbeam_channel::unbounded();
@@ -148,6 +150,7 @@ impl Terminal {
             stats: stats.clone(),
             shutdown: shutdown.clone(),
             digest: options.digest,
+            x10: x10.clone(),
             throttle: options.debug_parse_rate,
         };
         let parser = thread::Builder::new()
@@ -159,6 +162,7 @@ impl Terminal {
             palette,
             window_size,
             frame_pending,
+            x10,
             stats,
             shutdown,
             events,
@@ -175,6 +179,7 @@ impl Terminal {
     pub fn update_snapshot(&self, snapshot: &mut Snapshot) -> bool {
         self.frame_pending.store(false, Ordering::Release);
         let mut term = self.term.lock();
+        snapshot.mouse_x10 = self.x10.load(Ordering::Relaxed);
         snapshot.update_from(&mut term, &self.palette)
     }
 

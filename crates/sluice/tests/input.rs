@@ -159,3 +159,21 @@ fn bracketed_paste_arrives_intact_and_cannot_end_early() {
         String::from_utf8_lossy(expected)
     );
 }
+
+#[test]
+fn x10_mode_reports_presses_only_without_modifiers() {
+    // Mode 9: a press of the left button with Ctrl held, then of the right one; no releases.
+    let expected: &[u8] = b"\x1b[M $#\x1b[M\"$#";
+    let script = recorder(r"\033[?9h", expected.len(), "x10.bin");
+    let s = Sluice::start("x10", &["-e", "sh", "-c", &script]);
+    s.point_at(3, 2);
+    s.xdotool(&["keydown", "ctrl"]);
+    s.xdotool(&["click", "1"]);
+    s.xdotool(&["keyup", "ctrl"]);
+    s.xdotool(&["click", "3"]);
+    let got = s.wait_for_file("x10.bin", expected.len());
+    assert_eq!(
+        String::from_utf8_lossy(&got),
+        String::from_utf8_lossy(expected)
+    );
+}

@@ -9,5 +9,5 @@ pub mod mouse;
 mod paste;
 
 pub use keyboard::{Key, KeyAction, KeyPress, Keypad, Modifier, Mods, Named, encode_key};
-pub use mouse::{MouseButton, MouseEvent, encode_mouse};
+pub use mouse::{MouseButton, MouseEvent, encode_mouse, reporting};
 pub use paste::encode_paste;

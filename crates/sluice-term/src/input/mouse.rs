@@ -5,8 +5,9 @@
 //! each value + 32 in one byte (coordinates up to 223), UTF-8 (1005: coordinates up to 2015 as
 //! UTF-8 characters) and SGR (1006: `CSI < b;x;y M`, `m` for a release, no limit).
 //!
-//! X10 compatibility mode (9, presses only, no modifiers) is not tracked by alacritty_terminal
-//! and is not offered: programs that want clicks ask for 1000, which is a superset.
+//! X10 compatibility mode (9) reports presses only, without modifiers. alacritty_terminal
+//! does not track it; the parser thread does (`Snapshot::mouse_x10`), and it is passed here
+//! alongside the modes.
 
 use alacritty_terminal::term::TermMode;
 
@@ -60,16 +61,24 @@ pub enum MouseEvent {
     Motion(Option<MouseButton>),
 }
 
+/// Whether the program asked for any mouse reports.
+pub fn reporting(modes: TermMode, x10: bool) -> bool {
+    x10 || modes.intersects(TermMode::MOUSE_MODE)
+}
+
 /// The bytes for a mouse event at cell (`col`, `row`) of the screen, 0-based, or `None` when
-/// the program did not ask for this event (or it cannot be encoded in its encoding).
+/// the program did not ask for this event (or it cannot be encoded in its encoding). `x10` is
+/// X10 compatibility mode, which wins over the others, as the last one set does in xterm.
 pub fn encode_mouse(
     event: MouseEvent,
     mods: Mods,
     col: usize,
     row: usize,
     modes: TermMode,
+    x10: bool,
 ) -> Option<Vec<u8>> {
     let wanted = match event {
+        _ if x10 => matches!(event, MouseEvent::Press(_)),
         MouseEvent::Press(_) => modes.intersects(TermMode::MOUSE_MODE),
         // Wheels have no release; they are reported as presses only.
         MouseEvent::Release(button) => modes.intersects(TermMode::MOUSE_MODE) && !button.is_wheel(),
@@ -81,7 +90,11 @@ pub fn encode_mouse(
     if !wanted {
         return None;
     }
-    let modifiers = 4 * mods.shift as u32 + 8 * mods.alt as u32 + 16 * mods.ctrl as u32;
+    let modifiers = if x10 {
+        0
+    } else {
+        4 * mods.shift as u32 + 8 * mods.alt as u32 + 16 * mods.ctrl as u32
+    };
     let sgr = modes.contains(TermMode::SGR_MOUSE);
     let button = match event {
         MouseEvent::Press(b) => b.code(),
@@ -128,7 +141,32 @@ mod tests {
     const SGR: TermMode = TermMode::MOUSE_REPORT_CLICK.union(TermMode::SGR_MOUSE);
 
     fn enc(event: MouseEvent, mods: Mods, col: usize, row: usize, modes: TermMode) -> Vec<u8> {
-        encode_mouse(event, mods, col, row, modes).unwrap_or_default()
+        encode_mouse(event, mods, col, row, modes, false).unwrap_or_default()
+    }
+
+    #[test]
+    fn x10_reports_presses_only_without_modifiers() {
+        let ctrl = Mods {
+            ctrl: true,
+            ..Mods::NONE
+        };
+        let x10 = |event, modes| encode_mouse(event, ctrl, 0, 0, modes, true);
+        let left = MouseButton::Left;
+        assert!(reporting(TermMode::empty(), true));
+        assert_eq!(
+            x10(MouseEvent::Press(left), TermMode::empty()).unwrap(),
+            b"\x1b[M !!"
+        );
+        assert_eq!(x10(MouseEvent::Release(left), TermMode::empty()), None);
+        assert_eq!(
+            x10(MouseEvent::Motion(Some(left)), TermMode::MOUSE_MOTION),
+            None
+        );
+        // With SGR asked for as well, the press is written as SGR.
+        assert_eq!(
+            x10(MouseEvent::Press(left), TermMode::SGR_MOUSE).unwrap(),
+            b"\x1b[<0;1;1M"
+        );
     }
 
     #[test]

@@ -141,15 +141,15 @@ impl TermWindow {
     /// Whether mouse events go to the program: it asked, and Shift is not held (Shift
     /// bypasses reporting so the user can still select, as in xterm).
     fn reporting(&self) -> bool {
-        self.snapshot.modes.intersects(SnapshotModes::MOUSE_MODE) && !self.modifiers.shift_key()
+        input::reporting(self.snapshot.modes, self.snapshot.mouse_x10)
+            && !self.modifiers.shift_key()
     }
 
     fn report(&mut self, event: MouseEvent) {
         let (cell, _) = self.geometry().cell(self.mouse.x, self.mouse.y);
         let mods = keys::mods(self.modifiers);
-        if let Some(bytes) =
-            input::encode_mouse(event, mods, cell.col, cell.row, self.snapshot.modes)
-        {
+        let (modes, x10) = (self.snapshot.modes, self.snapshot.mouse_x10);
+        if let Some(bytes) = input::encode_mouse(event, mods, cell.col, cell.row, modes, x10) {
             self.session.terminal.writer().write(bytes);
         }
         self.mouse.reported_cell = Some(cell);
@@ -225,7 +225,7 @@ impl TermWindow {
     pub(super) fn update_pointer_icon(&self) {
         let icon = if self.hovered_link.is_some() {
             CursorIcon::Pointer
-        } else if self.snapshot.modes.intersects(SnapshotModes::MOUSE_MODE) {
+        } else if input::reporting(self.snapshot.modes, self.snapshot.mouse_x10) {
             CursorIcon::Default
         } else {
             CursorIcon::Text
