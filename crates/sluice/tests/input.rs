@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 mod x11;
-use x11::Sluice;
+use x11::{Sluice, wait_until};
 
 /// A program that puts its terminal in raw mode, prints `setup` (modes to ask for), then
 /// records the next `len` bytes of input into `file`.
@@ -176,4 +176,26 @@ fn x10_mode_reports_presses_only_without_modifiers() {
         String::from_utf8_lossy(&got),
         String::from_utf8_lossy(expected)
     );
+}
+
+#[test]
+fn ctrl_c_gets_through_a_paste_the_program_never_reads() {
+    // A megabyte on the clipboard (OSC 52), pasted into a program that never reads, with the
+    // terminal in non-canonical mode (as a busy TUI leaves it): the kernel's input buffer
+    // fills after a few KiB, the rest waits in Sluice's writer, and nothing more can be
+    // written, not even a ^C. ^C must drop the paste so the interrupt gets through, and what
+    // reads next (here cat, for 3 s) must not receive the rest of it.
+    let script = "printf '\\033]52;c;%s\\a' \"$(head -c 1000000 /dev/zero | tr '\\0' a | base64 -w0)\"; \
+                  stty -icanon -echo isig; trap : INT; touch ready; sleep 60; \
+                  stty raw; timeout 3 cat > rest.bin; touch done; sleep 60";
+    let s = Sluice::start("interrupt", &["-e", "sh", "-c", script]);
+    wait_until(Duration::from_secs(20), || s.dir.join("ready").exists()).unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    s.xdotool(&["key", "ctrl+shift+v"]);
+    std::thread::sleep(Duration::from_millis(500));
+    s.xdotool(&["key", "ctrl+c"]);
+    wait_until(Duration::from_secs(15), || s.dir.join("done").exists())
+        .unwrap_or_else(|()| panic!("^C did not reach sleep; log:\n{}", s.log()));
+    let rest = std::fs::metadata(s.dir.join("rest.bin")).unwrap().len();
+    assert!(rest < 4096, "{rest} bytes of the paste arrived after ^C");
 }

@@ -45,7 +45,13 @@ impl TermWindow {
             self.hide_pointer();
             self.scroll_to_bottom();
         }
-        self.session.terminal.writer().write(bytes);
+        let writer = self.session.terminal.writer();
+        if bytes == [0x03] {
+            // ^C also drops what is left of a paste the program is not reading, so the
+            // interrupt is not queued behind megabytes of it.
+            writer.cancel_pastes();
+        }
+        writer.write(bytes);
     }
 
     fn act(&mut self, action: Action) {
