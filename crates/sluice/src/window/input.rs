@@ -209,10 +209,7 @@ impl TermWindow {
                 uri: h.uri,
                 spans: h.spans,
             })
-            .or_else(|| {
-                let row = self.snapshot.lines.get(cell.row)?;
-                links::url_at(row, cell.row, cell.col)
-            });
+            .or_else(|| links::url_at(&self.snapshot.lines, cell.row, cell.col));
         if link != self.hovered_link {
             self.hovered_link = link;
             self.update_pointer_icon();

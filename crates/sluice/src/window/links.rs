@@ -25,36 +25,66 @@ pub struct Link {
     pub spans: Vec<RowSpan>,
 }
 
-/// The URL in `cells` (one screen row) that covers column `col`, if any.
-pub fn url_at(cells: &[RenderCell], row: usize, col: usize) -> Option<Link> {
-    // The row as text, with the column each character starts at.
-    let mut text = String::with_capacity(cells.len());
-    let mut columns = Vec::with_capacity(cells.len());
-    for (i, cell) in cells.iter().enumerate() {
-        if cell.flags.contains(CellFlags::WIDE_CHAR_SPACER) {
-            continue;
-        }
-        columns.push((text.len(), i));
-        text.push(cell.c);
+/// The URL under cell (`col`, `row`) of the screen, if any. A URL wrapped across rows (the
+/// program printed one long line) is found whole, from any of its rows.
+pub fn url_at(lines: &[Vec<RenderCell>], row: usize, col: usize) -> Option<Link> {
+    let wrapped = |r: usize| {
+        lines
+            .get(r)
+            .and_then(|l| l.last())
+            .is_some_and(|c| c.flags.contains(CellFlags::WRAPLINE))
+    };
+    // The logical line: back while the row above wraps into this one, on while this one wraps.
+    let mut first = row;
+    while first > 0 && wrapped(first - 1) {
+        first -= 1;
     }
-    let column_of = |byte: usize| {
-        columns
-            .iter()
-            .take_while(|&&(b, _)| b < byte)
-            .last()
-            .map_or(0, |&(_, c)| c)
+    let mut last = row;
+    while last + 1 < lines.len() && wrapped(last) {
+        last += 1;
+    }
+    // Its text, with the cell each character starts at.
+    let mut text = String::new();
+    let mut cells = Vec::new();
+    for (r, line) in lines.iter().enumerate().take(last + 1).skip(first) {
+        for (c, cell) in line.iter().enumerate() {
+            if cell.flags.contains(CellFlags::WIDE_CHAR_SPACER) {
+                continue;
+            }
+            cells.push((text.len(), r, c));
+            text.push(cell.c);
+        }
+    }
+    let cell_at = |byte: usize| {
+        let i = cells
+            .partition_point(|&(b, _, _)| b <= byte)
+            .saturating_sub(1);
+        (cells[i].1, cells[i].2)
     };
     URL.find_iter(&text).find_map(|m| {
         let uri = trim_trailing(m.as_str());
-        let (start, end) = (
-            column_of(m.start() + 1),
-            column_of(m.start() + uri.len()) + 1,
-        );
-        (start..end).contains(&col).then(|| Link {
+        let start = cell_at(m.start());
+        let end = cell_at(m.start() + uri.len() - 1);
+        ((start..=end).contains(&(row, col))).then(|| Link {
             uri: uri.to_owned(),
-            spans: vec![RowSpan { row, start, end }],
+            spans: spans(start, end, lines),
         })
     })
+}
+
+/// The cells from `start` to `end` (inclusive, row-major), as one span per row.
+fn spans(start: (usize, usize), end: (usize, usize), lines: &[Vec<RenderCell>]) -> Vec<RowSpan> {
+    (start.0..=end.0)
+        .map(|row| RowSpan {
+            row,
+            start: if row == start.0 { start.1 } else { 0 },
+            end: if row == end.0 {
+                end.1 + 1
+            } else {
+                lines[row].len()
+            },
+        })
+        .collect()
 }
 
 /// Drops punctuation that ends the sentence rather than the URL, and a closing parenthesis
@@ -119,24 +149,51 @@ mod tests {
 
     #[test]
     fn finds_the_url_under_a_column() {
-        let row = cells("see (https://example.com/a_(b)) and mailto:x@y.org.");
-        let link = url_at(&row, 3, 10).unwrap();
+        let lines = vec![cells("see (https://example.com/a_(b)) and mailto:x@y.org.")];
+        let link = url_at(&lines, 0, 10).unwrap();
         assert_eq!(link.uri, "https://example.com/a_(b)");
+        let span = RowSpan {
+            row: 0,
+            start: 5,
+            end: 30,
+        };
+        assert_eq!(link.spans, [span]);
+        assert_eq!(url_at(&lines, 0, 2), None);
+        let prose = url_at(&lines, 0, 31);
+        assert_eq!(prose, None, "the closing parenthesis is prose");
+        assert_eq!(url_at(&lines, 0, 40).unwrap().uri, "mailto:x@y.org");
+    }
+
+    fn span(row: usize, start: usize, end: usize) -> RowSpan {
+        RowSpan { row, start, end }
+    }
+
+    #[test]
+    fn a_url_wrapped_across_rows_is_found_from_any_of_them() {
+        let mut lines = vec![
+            cells("plain row   "),
+            cells("go https://e"),
+            cells("xample.com/l"),
+            cells("ong ok      "),
+        ];
+        for line in &mut lines[1..3] {
+            let last = line.last_mut().unwrap();
+            last.flags.insert(CellFlags::WRAPLINE);
+        }
+        let expected = Link {
+            uri: "https://example.com/long".into(),
+            spans: vec![span(1, 3, 12), span(2, 0, 12), span(3, 0, 3)],
+        };
+        for (row, col) in [(1, 5), (2, 0), (3, 2)] {
+            let found = url_at(&lines, row, col);
+            assert_eq!(found.as_ref(), Some(&expected), "({row}, {col})");
+        }
+        assert_eq!(url_at(&lines, 3, 4), None);
         assert_eq!(
-            link.spans,
-            [RowSpan {
-                row: 3,
-                start: 5,
-                end: 30
-            }]
-        );
-        assert_eq!(url_at(&row, 3, 2), None);
-        assert_eq!(
-            url_at(&row, 3, 31),
+            url_at(&lines, 0, 2),
             None,
-            "the closing parenthesis is prose"
+            "the row above does not wrap into it"
         );
-        assert_eq!(url_at(&row, 3, 40).unwrap().uri, "mailto:x@y.org");
     }
 
     #[test]
