@@ -62,6 +62,23 @@ impl Default for TerminalOptions {
 /// a file name is selected whole (Alacritty's choice too).
 pub const DEFAULT_WORD_SEPARATORS: &str = ",│`|:\"' ()[]{}<>\t";
 
+/// alacritty_terminal's configuration for `options`.
+fn term_config(options: &TerminalOptions) -> Config {
+    Config {
+        scrolling_history: options.scrollback,
+        osc52: if options.osc52_read {
+            Osc52::CopyPaste
+        } else {
+            Osc52::OnlyCopy
+        },
+        semantic_escape_chars: options.word_separators.clone(),
+        // Programs push kitty keyboard flags only if the terminal answers the query;
+        // front ends encode keys with `input::encode_key`, which honours the flags.
+        kitty_keyboard: true,
+        ..Config::default()
+    }
+}
+
 pub(crate) struct GridSize(pub(crate) WinSize);
 
 impl Dimensions for GridSize {
@@ -109,19 +126,7 @@ impl Terminal {
         options: TerminalOptions,
         wake: Wake,
     ) -> std::io::Result<Self> {
-        let config = Config {
-            scrolling_history: options.scrollback,
-            osc52: if options.osc52_read {
-                Osc52::CopyPaste
-            } else {
-                Osc52::OnlyCopy
-            },
-            semantic_escape_chars: options.word_separators.clone(),
-            // Programs push kitty keyboard flags only if the terminal answers the query;
-            // front ends encode keys with `input::encode_key`, which honours the flags.
-            kitty_keyboard: true,
-            ..Config::default()
-        };
+        let config = term_config(&options);
         let queue = EventQueue::default();
         let term = Arc::new(FairMutex::new(Term::new(
             config,
@@ -198,6 +203,13 @@ impl Terminal {
     pub fn resize(&self, size: WinSize) {
         *self.window_size.lock().unwrap_or_else(|p| p.into_inner()) = window_size(size);
         self.term.lock().resize(GridSize(size));
+    }
+
+    /// Applies new options to the running terminal (a configuration reload): the history
+    /// length, the word separators and OSC 52 reading. The size, palette and test knobs are
+    /// fixed at start.
+    pub fn reconfigure(&self, options: &TerminalOptions) {
+        self.term.lock().set_options(term_config(options));
     }
 
     /// Scrolls the view through history by `lines` (positive: back in time).

@@ -7,7 +7,7 @@ use clap::Parser;
 use sluice_term::DumpFormat;
 
 /// Sluice: a GPU-accelerated terminal emulator that is never the slow reader.
-#[derive(Debug, Parser)]
+#[derive(Debug, Clone, Parser)]
 #[command(name = "sluice", version, about)]
 pub struct Cli {
     /// Run without a window: run the command through the whole pipeline, then print its final

@@ -21,14 +21,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging();
     let mut loaded = config::load(cli.config.as_deref());
-    for problem in &loaded.problems {
-        let file = loaded
-            .path
-            .as_deref()
-            .unwrap_or(std::path::Path::new("configuration"));
-        eprintln!("sluice: {}: {problem}", file.display());
-        tracing::warn!(file = %file.display(), "{problem}");
-    }
+    loaded.report();
     cli.apply_to(&mut loaded.config);
     let result = if cli.headless {
         headless::run(&cli, &loaded.config)

@@ -328,3 +328,38 @@ fn ctrl_click_opens_urls_and_osc8_links_of_allowed_schemes_only() {
     assert!(done.is_ok(), "links opened: {got:?}\n{}", s.log());
     assert_eq!(got_now, expected);
 }
+
+#[test]
+fn a_changed_configuration_file_applies_at_once() {
+    let s = Sluice::start_with_config("reload", &["--size", "80x12", "-e", "sh"], "");
+    let fg = [0xc5, 0xc8, 0xc6, 255];
+    let overlay_shown = |name: &str| {
+        let (w, h, rgba) = screenshot(&s.x.display, &s.window, &s.dir.join(name));
+        longest_band(w, h, &rgba, fg).0 >= 30 * 6
+    };
+    assert!(!overlay_shown("before.png"));
+
+    // Saved as editors do: a new file renamed over the old one. A bad value is reported and
+    // keeps its default; the rest applies.
+    let file = s.dir.join("config/sluice/sluice.toml");
+    let tmp = s.dir.join("config/sluice/.sluice.toml.swp");
+    std::fs::write(
+        &tmp,
+        "[metrics]\noverlay = true\n[font]\nsize = 18\n[bell]\nvisual = \"maybe\"\n",
+    )
+    .unwrap();
+    std::fs::rename(&tmp, &file).unwrap();
+    std::thread::sleep(Duration::from_millis(800));
+    assert!(overlay_shown("after.png"), "the overlay was switched on");
+
+    // The bigger font gives fewer cells in the same window, and the program is told.
+    s.type_line("stty size > size.txt");
+    let size = s.wait_for_file("size.txt", 4);
+    let size = String::from_utf8_lossy(&size);
+    let cols: u32 = size.split_whitespace().nth(1).unwrap().parse().unwrap();
+    assert!(cols < 70, "18 pt leaves fewer than 80 columns: {size}");
+    assert!(
+        s.log().contains("bell.visual:"),
+        "the bad value is reported"
+    );
+}

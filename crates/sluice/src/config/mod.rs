@@ -3,13 +3,16 @@
 //! may hold only what a user wants to change; see `docs/configuration.md` for all of them.
 //!
 //! A value of the wrong type or out of range keeps its default and is reported (on stderr
-//! and in the log), as is an unknown option. Command-line options win over the file.
+//! and in the log), as is an unknown option. Command-line options win over the file. The
+//! window reloads the file when it changes ([`watch`]).
 
 mod reader;
+mod watch;
 
 use std::path::{Path, PathBuf};
 
 use reader::{Reader, any, within};
+pub use watch::{ConfigWatcher, watch};
 
 /// Everything the file can set.
 #[derive(Debug, Clone, PartialEq)]
@@ -70,6 +73,22 @@ pub struct Loaded {
     pub problems: Vec<String>,
 }
 
+impl Loaded {
+    /// Reports what was wrong with the file, on stderr and in the log.
+    pub fn report(&self) {
+        let file = self.path.as_deref().unwrap_or(Path::new("configuration"));
+        for problem in &self.problems {
+            eprintln!("sluice: {}: {problem}", file.display());
+            tracing::warn!(file = %file.display(), "{problem}");
+        }
+    }
+}
+
+/// The file to read and watch: `explicit`, else the default path.
+pub fn path(explicit: Option<&Path>) -> Option<PathBuf> {
+    explicit.map(Path::to_path_buf).or_else(default_path)
+}
+
 /// Where the file is looked for when `--config` is not given.
 pub fn default_path() -> Option<PathBuf> {
     let base = std::env::var_os("XDG_CONFIG_HOME")
@@ -83,7 +102,7 @@ pub fn default_path() -> Option<PathBuf> {
 /// problem; a missing explicit one, or one that is not valid TOML, is reported and the
 /// defaults are used.
 pub fn load(explicit: Option<&Path>) -> Loaded {
-    let path = explicit.map(Path::to_path_buf).or_else(default_path);
+    let path = path(explicit);
     let mut loaded = Loaded {
         config: Config::default(),
         path: path.clone(),

@@ -28,6 +28,11 @@ impl Blink {
         }
     }
 
+    /// How long after the last key press blinking stops (a configuration reload).
+    pub fn set_timeout(&mut self, timeout: Duration) {
+        self.timeout = timeout;
+    }
+
     /// A key was pressed: the cursor shows at once and blinking starts over.
     pub fn input(&mut self, now: Instant) {
         self.last_input = now;

@@ -18,6 +18,7 @@ mod links;
 mod mouse;
 mod overlay;
 mod pacing;
+mod reload;
 mod search;
 mod timers;
 
@@ -36,7 +37,7 @@ use winit::keyboard::ModifiersState;
 use winit::window::{UserAttentionType, Window, WindowId};
 
 use crate::cli::Cli;
-use crate::config::Config;
+use crate::config::{self, Config};
 use crate::metrics::RuntimeMetrics;
 use blink::{BELL_DURATION, Blink};
 use clipboard::Clipboard;
@@ -56,6 +57,8 @@ enum UserEvent {
     Wakeup,
     /// The child exited.
     ChildExited,
+    /// The configuration file changed.
+    ConfigChanged,
 }
 
 /// Runs the window until the child exits or the window is closed. Returns the exit status.
@@ -119,6 +122,11 @@ struct TermWindow {
     blink: Blink,
     bell_until: Option<Instant>,
     autoscroll_at: Option<Instant>,
+    /// When to re-read the configuration file, which changed.
+    reload_at: Option<Instant>,
+    /// The command line, whose options win over the file's on every reload.
+    cli: Cli,
+    _config_watcher: Option<config::ConfigWatcher>,
 }
 
 impl ApplicationHandler<UserEvent> for App<'_> {
@@ -144,6 +152,7 @@ impl ApplicationHandler<UserEvent> for App<'_> {
                 state.handle_term_events();
                 state.schedule_frame();
             }
+            UserEvent::ConfigChanged => state.config_changed(),
             UserEvent::ChildExited => {
                 self.exit_code = state
                     .session
@@ -267,6 +276,7 @@ impl TermWindow {
                 let _ = wake_proxy.send_event(UserEvent::Wakeup);
             }),
         )?;
+        let config_watcher = watch_config(cli, proxy.clone());
         let exited = session.pty.exit_signal();
         std::thread::Builder::new()
             .name("child-exit".into())
@@ -310,6 +320,9 @@ impl TermWindow {
             blink: Blink::new(Duration::from_secs_f64(config.blink_timeout_s), now),
             bell_until: None,
             autoscroll_at: None,
+            reload_at: None,
+            cli: cli.clone(),
+            _config_watcher: config_watcher,
         })
     }
 
@@ -443,6 +456,19 @@ impl TermWindow {
             self.request_frame();
         }
     }
+}
+
+/// Watches the configuration file, if its directory exists, for live reload.
+fn watch_config(cli: &Cli, proxy: EventLoopProxy<UserEvent>) -> Option<config::ConfigWatcher> {
+    let path = config::path(cli.config.as_deref())?;
+    let watched = config::watch(&path, move || {
+        let _ = proxy.send_event(UserEvent::ConfigChanged);
+    });
+    watched
+        .map_err(|err| {
+            tracing::info!(%err, path = %path.display(), "configuration not watched; no live reload")
+        })
+        .ok()
 }
 
 fn points_to_pixels(points: f32, scale: f64) -> f32 {

@@ -21,6 +21,9 @@ impl TermWindow {
         if self.autoscroll_at.is_some_and(|at| now >= at) {
             self.autoscroll(now);
         }
+        if self.reload_at.is_some_and(|at| now >= at) {
+            self.reload_config();
+        }
         let pty = self.session.pty.stats().snapshot();
         if let Some(overlay) = &mut self.overlay
             && overlay.due_at(&pty).is_some_and(|due| now >= due)
@@ -43,6 +46,7 @@ impl TermWindow {
             self.blink.next_change(),
             self.bell_until,
             self.autoscroll_at,
+            self.reload_at,
             self.overlay.as_ref().and_then(|o| o.due_at(&pty)),
             self.metrics.due_at(&pty),
         ]
