@@ -9,18 +9,7 @@ cd "$(dirname "$0")/.."
 rounds=${1:-3}
 bytes=${2:-16M}
 
-cargo build --release -q -p sluice -p sluice-bench
-bin="$PWD/target/release"
-tmp=$(mktemp -d)
-export XDG_RUNTIME_DIR="$tmp"
-
-display=99
-while [ -e "/tmp/.X$display-lock" ] || [ -e "/tmp/.X11-unix/X$display" ]; do display=$((display + 1)); done
-Xvfb ":$display" -screen 0 1280x800x24 -nolisten tcp -noreset >/dev/null 2>&1 &
-xvfb=$!
-trap 'kill $xvfb 2>/dev/null; rm -rf "$tmp"' EXIT
-export DISPLAY=":$display"
-until xdotool getdisplaygeometry >/dev/null 2>&1; do sleep 0.1; done
+. benches/xvfb.sh
 
 terminals=(sluice)
 command -v xterm >/dev/null && terminals+=(xterm)

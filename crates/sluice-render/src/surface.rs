@@ -137,14 +137,8 @@ impl<'w> WindowSurface<'w> {
             return Presented::Skipped;
         };
         let device = renderer.device();
-        let texture = match self.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(t)
-            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
-            other => {
-                tracing::debug!(?other, "surface not available; reconfiguring");
-                self.surface.configure(device, &self.config);
-                return Presented::Skipped;
-            }
+        let Some(texture) = self.acquire(device) else {
+            return Presented::Skipped;
         };
         let uniform = BlitUniform {
             offset: [padding.0 as f32, padding.1 as f32],
@@ -204,6 +198,20 @@ impl<'w> WindowSurface<'w> {
         Presented::Shown
     }
 
+    /// The next image to present into, or `None` (after reconfiguring the surface) when the
+    /// surface is lost, outdated or busy: the caller skips this frame and draws the next.
+    fn acquire(&mut self, device: &wgpu::Device) -> Option<wgpu::SurfaceTexture> {
+        match self.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(t)
+            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => Some(t),
+            other => {
+                tracing::debug!(?other, "surface not available; reconfiguring");
+                self.surface.configure(device, &self.config);
+                None
+            }
+        }
+    }
+
     /// Whether frames can be copied to the window instead of drawn onto it: the surface
     /// accepts copies and stores colours as the frame does.
     fn copies(&self, renderer: &Renderer) -> bool {
@@ -229,14 +237,8 @@ impl<'w> WindowSurface<'w> {
             return Presented::Skipped;
         };
         let device = renderer.device();
-        let texture = match self.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(t)
-            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
-            other => {
-                tracing::debug!(?other, "surface not available; reconfiguring");
-                self.surface.configure(device, &self.config);
-                return Presented::Skipped;
-            }
+        let Some(texture) = self.acquire(device) else {
+            return Presented::Skipped;
         };
         let view = texture
             .texture
