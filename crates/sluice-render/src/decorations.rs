@@ -39,10 +39,6 @@ pub struct Decorations {
 }
 
 impl Decorations {
-    pub fn is_empty(&self) -> bool {
-        self.marks.is_empty() && self.labels.is_empty()
-    }
-
     fn touches(&self, row: usize) -> bool {
         self.marks.iter().any(|(s, _)| s.row == row) || self.labels.iter().any(|l| l.row == row)
     }

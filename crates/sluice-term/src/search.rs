@@ -85,11 +85,6 @@ impl Search {
         })
     }
 
-    /// Forgets the focused match (the pattern changed, or the user scrolled away).
-    pub fn unfocus(&mut self) {
-        self.focused = None;
-    }
-
     /// The matches in view, as row spans, and the spans of the focused match.
     pub fn visible(&mut self, terminal: &Terminal) -> (Vec<RowSpan>, Vec<RowSpan>) {
         terminal.with_term(|term| {

@@ -127,18 +127,6 @@ pub struct KeyPress<'a> {
     pub action: KeyAction,
 }
 
-impl<'a> KeyPress<'a> {
-    /// A press of `key` typing `text`.
-    pub fn new(key: Key, text: Option<&'a str>, mods: Mods) -> Self {
-        Self {
-            key,
-            text,
-            mods,
-            action: KeyAction::Press,
-        }
-    }
-}
-
 /// The bytes a key event sends to the program, or `None` when it sends nothing.
 pub fn encode_key(press: &KeyPress<'_>, modes: TermMode) -> Option<Vec<u8>> {
     if modes.intersects(TermMode::KITTY_KEYBOARD_PROTOCOL) {

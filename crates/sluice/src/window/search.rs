@@ -36,7 +36,8 @@ enum Status {
     Typing,
     Found,
     NotFound,
-    Invalid(String),
+    /// The pattern does not compile (yet: half-typed patterns are normal).
+    Invalid,
 }
 
 impl SearchBar {
@@ -64,7 +65,7 @@ impl SearchBar {
                 self.advance(terminal, Direction::Left);
             }
             // Half-typed patterns ("foo(") are normal while typing: say so, do not complain.
-            Err(err) => self.status = Status::Invalid(err.to_string()),
+            Err(_) => self.status = Status::Invalid,
         }
     }
 
@@ -95,7 +96,7 @@ impl SearchBar {
         let note = match &self.status {
             Status::Typing | Status::Found => String::new(),
             Status::NotFound => "  (no match)".to_owned(),
-            Status::Invalid(_) => "  (incomplete pattern)".to_owned(),
+            Status::Invalid => "  (incomplete pattern)".to_owned(),
         };
         let mut text = format!("Search: {}{note}", self.query);
         let width = text.chars().count();
