@@ -14,6 +14,7 @@
 
 mod dump;
 mod events;
+mod feed;
 mod hyperlink;
 pub mod input;
 mod listener;
@@ -34,6 +35,7 @@ pub use alacritty_terminal::term::cell::Flags as CellFlags;
 pub use alacritty_terminal::vte::ansi::CursorShape;
 pub use dump::DumpFormat;
 pub use events::{ClipboardKind, TermEvent};
+pub use feed::Feeder;
 pub use hyperlink::Hyperlink;
 pub use listener::TermListener;
 pub use palette::{Palette, Rgb};

@@ -12,12 +12,12 @@ use std::time::{Duration, Instant};
 use alacritty_terminal::event::{Event, WindowSize};
 use alacritty_terminal::sync::FairMutex;
 use alacritty_terminal::term::Term;
-use alacritty_terminal::vte::ansi::{Processor, StdSyncHandler};
 use crossbeam_channel::Sender;
 use sluice_pty::{PtyWriter, RingConsumer, ring::Wait};
 
 use crate::MAX_LOCK_SLICE;
 use crate::events::TermEvent;
+use crate::feed::Feeder;
 use crate::listener::EventQueue;
 use crate::palette::Palette;
 use crate::terminal::Wake;
@@ -93,7 +93,7 @@ pub(crate) struct Parser {
 
 impl Parser {
     pub(crate) fn run(mut self) {
-        let mut processor: Processor<StdSyncHandler> = Processor::new();
+        let mut feeder = Feeder::new();
         let mut x10 = X10Scanner::default();
         let mut routed = Vec::new();
         let mut digest = FNV_OFFSET;
@@ -104,21 +104,21 @@ impl Parser {
             }
             // A synchronized update (mode 2026) holds output back until it ends or times out;
             // the deadline is ours to honour, or a program that never ends it freezes the screen.
-            let deadline = processor.sync_timeout().sync_timeout();
+            let deadline = feeder.sync_deadline();
             match self.ring.wait(deadline) {
                 Wait::Data => {
-                    self.parse_slice(&mut processor, &mut x10, &mut routed, &mut digest);
+                    self.parse_slice(&mut feeder, &mut x10, &mut routed, &mut digest);
                 }
                 Wait::Timeout => {
                     if deadline.is_some_and(|d| Instant::now() >= d) {
-                        processor.stop_sync(&mut *self.term.lock());
+                        feeder.stop_sync(&mut *self.term.lock());
                         self.after_slice(&mut routed);
                     }
                 }
                 Wait::Interrupted => {}
                 Wait::Closed => {
-                    if processor.sync_timeout().sync_timeout().is_some() {
-                        processor.stop_sync(&mut *self.term.lock());
+                    if feeder.sync_deadline().is_some() {
+                        feeder.stop_sync(&mut *self.term.lock());
                     }
                     self.after_slice(&mut routed);
                     return;
@@ -130,7 +130,7 @@ impl Parser {
     /// Parses one slice of what is waiting, holding the lock only for `advance`.
     fn parse_slice(
         &mut self,
-        processor: &mut Processor<StdSyncHandler>,
+        feeder: &mut Feeder,
         x10: &mut X10Scanner,
         routed: &mut Vec<Event>,
         digest: &mut u64,
@@ -143,8 +143,8 @@ impl Parser {
             let started = Instant::now();
             {
                 let mut term = term.lock();
-                processor.advance(&mut *term, first);
-                processor.advance(&mut *term, second);
+                feeder.advance(&mut term, first);
+                feeder.advance(&mut term, second);
                 x10.scan(first);
                 x10.scan(second);
                 // Stored under the lock, so a snapshot sees it with the modes it goes with.

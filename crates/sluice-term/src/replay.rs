@@ -7,10 +7,10 @@ use alacritty_terminal::grid::Dimensions;
 use alacritty_terminal::index::{Column, Line, Point, Side};
 use alacritty_terminal::selection::{Selection, SelectionType};
 use alacritty_terminal::term::{Config, Term};
-use alacritty_terminal::vte::ansi::{Processor, StdSyncHandler};
 use sluice_pty::WinSize;
 
 use crate::dump::{self, DumpFormat};
+use crate::feed::Feeder;
 use crate::listener::EventQueue;
 use crate::palette::Palette;
 use crate::snapshot::Snapshot;
@@ -19,7 +19,7 @@ use crate::terminal::GridSize;
 /// A Term fed by hand.
 pub struct Replay {
     term: Term<EventQueue>,
-    processor: Processor<StdSyncHandler>,
+    feeder: Feeder,
     palette: Palette,
 }
 
@@ -36,14 +36,14 @@ impl Replay {
         );
         Self {
             term,
-            processor: Processor::new(),
+            feeder: Feeder::new(),
             palette: Palette::default(),
         }
     }
 
     /// Parses `bytes` as if the program had written them.
     pub fn feed(&mut self, bytes: &[u8]) {
-        self.processor.advance(&mut self.term, bytes);
+        self.feeder.advance(&mut self.term, bytes);
     }
 
     pub fn resize(&mut self, cols: u16, rows: u16) {

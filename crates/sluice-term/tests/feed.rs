@@ -1,0 +1,259 @@
+//! The fast path for printable ASCII (`sluice_term::Feeder`) against alacritty_terminal as it
+//! comes: the same bytes, cut at the same places, must leave the same terminal behind.
+//!
+//! Streams mix what the fast path takes (long runs of ASCII) with everything that must make it
+//! step aside or that it must leave exactly as `Term::input` would: wrapping, wide characters
+//! overwritten half-way, insert mode, DEC line-drawing charsets, autowrap off, REP, synchronized
+//! updates, hyperlinks and underline colours (cells with extras), scroll regions, scrollback
+//! recycling and random bytes.
+
+use alacritty_terminal::event::VoidListener;
+use alacritty_terminal::grid::Dimensions;
+use alacritty_terminal::index::Line;
+use alacritty_terminal::term::{Config, Term, TermDamage};
+use alacritty_terminal::vte::ansi::{Processor, StdSyncHandler};
+use sluice_term::Feeder;
+
+struct Size(usize, usize);
+
+impl Dimensions for Size {
+    fn total_lines(&self) -> usize {
+        self.1
+    }
+    fn screen_lines(&self) -> usize {
+        self.1
+    }
+    fn columns(&self) -> usize {
+        self.0
+    }
+}
+
+/// xorshift64*: deterministic, so a failure names its seed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn ascii_text(rng: &mut Rng, len: usize) -> Vec<u8> {
+    (0..len).map(|_| b' ' + rng.below(95) as u8).collect()
+}
+
+/// One piece of a test stream.
+fn piece(rng: &mut Rng, cols: usize, rows: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    match rng.below(20) {
+        0..=5 => {
+            let len = rng.below(cols * 2 + 100);
+            out.extend(ascii_text(rng, len));
+            out.extend_from_slice(if rng.below(2) == 0 { b"\r\n" } else { b"\n" });
+        }
+        6 => {
+            let sgr = [
+                "1",
+                "0",
+                "31",
+                "4",
+                "38;5;208",
+                "48;2;10;20;30",
+                "7",
+                "39;49",
+            ];
+            out.extend(format!("\x1b[{}m", sgr[rng.below(sgr.len())]).bytes());
+        }
+        7 => out.extend("漢字かな表示🎉é\u{301}".repeat(rng.below(4) + 1).bytes()),
+        8 => out.extend(format!("\x1b[{};{}H", rng.below(rows) + 1, rng.below(cols) + 1).bytes()),
+        9 => out.extend_from_slice(if rng.below(2) == 0 {
+            b"\x1b[4h"
+        } else {
+            b"\x1b[4l"
+        }),
+        10 => {
+            let charset: &[&[u8]] = &[b"\x1b(0", b"\x1b(B", b"\x1b)0", b"\x0e", b"\x0f"];
+            out.extend_from_slice(charset[rng.below(charset.len())]);
+        }
+        11 => out.extend_from_slice(if rng.below(2) == 0 {
+            b"\x1b[?7l"
+        } else {
+            b"\x1b[?7h"
+        }),
+        12 => out.extend(format!("\x1b[{}b", rng.below(30) + 1).bytes()),
+        13 => out.extend_from_slice(if rng.below(2) == 0 {
+            b"\x1b[?2026h"
+        } else {
+            b"\x1b[?2026l"
+        }),
+        14 => {
+            if rng.below(2) == 0 {
+                out.extend_from_slice(b"\x1b]8;id=docs;https://example.com/page\x1b\\");
+            } else {
+                out.extend_from_slice(b"\x1b]8;;\x1b\\");
+            }
+        }
+        15 => out.extend_from_slice(if rng.below(2) == 0 {
+            b"\x1b[58;5;1m"
+        } else {
+            b"\x1b[59m"
+        }),
+        16 => {
+            let top = rng.below(rows / 2) + 1;
+            out.extend(format!("\x1b[{top};{}r", top + rng.below(rows / 2) + 1).bytes());
+        }
+        17 => {
+            out.extend_from_slice(b"\x1b[r\x1b[K\x1b[2J\x1b[3L\x1b[2M\x1b[5@\x1b[4P\x1bM\x1b7\x1b8")
+        }
+        18 => {
+            out.extend((0..rng.below(64)).map(|_| rng.next() as u8));
+            // vte holds an unfinished UTF-8 sequence until the next byte, and when a
+            // synchronized update buffers that byte, until the update ends: earlier or later
+            // depending on where its `advance` calls end, which the two sides cut differently.
+            // Ending on ASCII keeps the comparison about the fast path.
+            out.push(b'.');
+        }
+        _ => out.extend_from_slice(b"\x1b]0;a title long enough to look like a run\x07"),
+    }
+    out
+}
+
+fn stream(seed: u64, pieces: usize, cols: usize, rows: usize) -> Vec<u8> {
+    let mut rng = Rng(seed);
+    (0..pieces)
+        .flat_map(|_| piece(&mut rng, cols, rows))
+        .collect()
+}
+
+fn new_term(cols: usize, rows: usize, scrollback: usize) -> Term<VoidListener> {
+    let config = Config {
+        scrolling_history: scrollback,
+        ..Config::default()
+    };
+    Term::new(config, &Size(cols, rows), VoidListener)
+}
+
+/// Everything `Term` shows of itself: every row with its scrollback, the cursor (and the saved
+/// one), modes and the damage collected.
+fn state(term: &mut Term<VoidListener>) -> String {
+    let mut out = format!(
+        "mode {:?}\ncursor {:?}\nsaved {:?}\n",
+        term.mode(),
+        term.grid().cursor,
+        term.grid().saved_cursor
+    );
+    out += &match term.damage() {
+        TermDamage::Full => "damage full\n".to_string(),
+        TermDamage::Partial(lines) => format!("damage {:?}\n", lines.collect::<Vec<_>>()),
+    };
+    let grid = term.grid();
+    for line in grid.topmost_line().0..=grid.bottommost_line().0 {
+        out += &format!("{line} {:?}\n", &grid[Line(line)][..]);
+    }
+    out
+}
+
+fn assert_same(seed: u64, cols: usize, rows: usize, scrollback: usize) {
+    let bytes = stream(seed, 3000, cols, rows);
+    let mut plain = new_term(cols, rows, scrollback);
+    let mut fast = new_term(cols, rows, scrollback);
+    let mut processor: Processor<StdSyncHandler> = Processor::new();
+    let mut feeder = Feeder::new();
+    let mut rng = Rng(seed ^ 0xfeed);
+    let mut rest = &bytes[..];
+    while !rest.is_empty() {
+        let most = if rng.below(4) == 0 { 8 } else { 4096 };
+        let cut = rest.len().min(1 + rng.below(most));
+        let (chunk, tail) = rest.split_at(cut);
+        processor.advance(&mut plain, chunk);
+        feeder.advance(&mut fast, chunk);
+        rest = tail;
+    }
+    let (expected, got) = (state(&mut plain), state(&mut fast));
+    if expected != got {
+        let line = expected
+            .lines()
+            .zip(got.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or(0);
+        panic!(
+            "seed {seed}, {cols}x{rows}: first difference at line {line}\nplain: {}\nfast:  {}",
+            expected.lines().nth(line).unwrap_or(""),
+            got.lines().nth(line).unwrap_or("")
+        );
+    }
+}
+
+#[test]
+fn the_fast_path_leaves_the_same_terminal_as_term_input() {
+    for seed in 1..=40 {
+        assert_same(seed, 80, 24, 200);
+    }
+}
+
+#[test]
+fn the_fast_path_agrees_on_narrow_and_wide_screens() {
+    for seed in 100..=110 {
+        assert_same(seed, 7, 5, 20);
+        assert_same(seed, 300, 10, 50);
+    }
+}
+
+#[test]
+fn plain_output_that_recycles_the_scrollback_is_the_same() {
+    let mut bytes = Vec::new();
+    let mut rng = Rng(7);
+    for i in 0..20_000 {
+        let len = 60 + rng.below(60);
+        bytes.extend(format!("{i:6} ").bytes());
+        bytes.extend(ascii_text(&mut rng, len));
+        bytes.extend_from_slice(b"\r\n");
+    }
+    let mut plain = new_term(100, 30, 1000);
+    let mut fast = new_term(100, 30, 1000);
+    let mut processor: Processor<StdSyncHandler> = Processor::new();
+    let mut feeder = Feeder::new();
+    for chunk in bytes.chunks(65536) {
+        processor.advance(&mut plain, chunk);
+        feeder.advance(&mut fast, chunk);
+    }
+    assert_eq!(plain.grid().history_size(), 1000);
+    assert_eq!(state(&mut plain), state(&mut fast));
+}
+
+/// Feeds `bytes` whole to both and compares.
+fn assert_same_bytes(bytes: &[u8]) {
+    let mut plain = new_term(80, 24, 100);
+    let mut fast = new_term(80, 24, 100);
+    Processor::<StdSyncHandler>::new().advance(&mut plain, bytes);
+    Feeder::new().advance(&mut fast, bytes);
+    assert_eq!(state(&mut plain), state(&mut fast));
+}
+
+#[test]
+fn a_synchronized_update_holds_back_long_runs_too() {
+    // Were the run written while vte holds the update back, it would land before the bytes
+    // buffered ahead of it.
+    let mut fast = new_term(80, 24, 100);
+    let mut feeder = Feeder::new();
+    feeder.advance(
+        &mut fast,
+        b"hello\x1b[?2026habcdefghijklmnopqrstuvwxyz0123456789\r\n",
+    );
+    assert_eq!(
+        fast.grid().cursor.point.column.0,
+        5,
+        "nothing shown until the update ends"
+    );
+    assert_same_bytes(b"hello\x1b[?2026habcdefghijklmnopqrstuvwxyz0123456789\r\n\x1b[?2026lxyz");
+}
+
+#[test]
+fn rep_repeats_the_last_character_of_a_run() {
+    assert_same_bytes(b"abcdefghijklmnopqrstuvwxyz\x1b[5b|0123456789abcdefghij\x1b[b");
+}
