@@ -1,6 +1,6 @@
 //! A PTY session: the child, the reader and writer threads, resize and exit.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::os::fd::RawFd;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -348,7 +348,11 @@ fn check_working_directory(dir: &Path) -> Result<()> {
 
 fn build_command(options: &PtyOptions, cwd: &Path) -> CommandBuilder {
     let mut command = match &options.command {
-        Some(argv) if !argv.is_empty() => CommandBuilder::from_argv(argv.clone()),
+        Some(argv) if !argv.is_empty() => {
+            let mut argv = argv.clone();
+            argv[0] = program_path(&argv[0], cwd);
+            CommandBuilder::from_argv(argv)
+        }
         _ => CommandBuilder::new(default_shell()),
     };
     for var in FOREIGN_TERMINAL_VARS {
@@ -363,6 +367,19 @@ fn build_command(options: &PtyOptions, cwd: &Path) -> CommandBuilder {
     }
     command.cwd(cwd.as_os_str());
     command
+}
+
+/// The program to run, as a shell would find it: a relative path with a slash in it
+/// (`bin/tool`) names a file under the working directory, and only a bare name is looked up in
+/// `PATH`. portable-pty searches `PATH` for `bin/tool` unless it starts with `./`, so
+/// `sluice -e bin/tool` would fail where `sh -c bin/tool` works.
+fn program_path(program: &OsStr, cwd: &Path) -> OsString {
+    let path = Path::new(program);
+    if path.is_relative() && path.components().count() > 1 {
+        cwd.join(path).into_os_string()
+    } else {
+        program.to_os_string()
+    }
 }
 
 /// Starts the thread that reaps the child and records how it ended.

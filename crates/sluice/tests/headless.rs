@@ -132,6 +132,26 @@ fn working_directory_defaults_to_ours_and_can_be_set() {
 }
 
 #[test]
+fn a_relative_program_path_is_found_under_the_working_directory() {
+    let dir = std::env::temp_dir().join(format!("sluice-relative-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("bin")).unwrap();
+    let script = dir.join("bin/hello");
+    std::fs::write(&script, "#!/bin/sh\necho hello from \"$0\"\n").unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let dir_arg = dir.to_str().unwrap();
+    for program in ["bin/hello", "./bin/hello"] {
+        let run = sluice(&["--working-directory", dir_arg, "-e", program]);
+        assert_eq!(run.code, Some(0), "{program}: {}", run.stderr);
+        assert!(
+            run.stdout.starts_with("hello from /"),
+            "{program}: {}",
+            run.stdout
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn exit_status_is_the_childs() {
     assert_eq!(sh(&[], "exit 0").code, Some(0));
     assert_eq!(sh(&[], "exit 7").code, Some(7));
