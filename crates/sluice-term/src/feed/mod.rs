@@ -53,6 +53,9 @@ pub struct Feeder {
     misses: usize,
     /// Bytes still to go to vte without a search (see [`MAX_MISSES`]).
     unsearched: usize,
+    /// Whether vte is known to be in its ground state: a probe or a run showed it, and only
+    /// bytes that keep it there have gone to vte since (see [`keeps_ground`]).
+    in_ground: bool,
 }
 
 impl Feeder {
@@ -67,6 +70,7 @@ impl Feeder {
 
     /// Ends a synchronized update, showing what it held back.
     pub fn stop_sync<L: EventListener>(&mut self, term: &mut Term<L>) {
+        self.in_ground = false;
         let mut forward = Forward::new(term, &mut self.active_charset);
         self.processor.stop_sync(&mut forward);
     }
@@ -80,7 +84,9 @@ impl Feeder {
     /// one character after another: the fast path does that. The run's last byte goes back to
     /// vte, which then remembers it as the character a later REP (`CSI b`) repeats. If vte did
     /// not print the probe (it was inside a sequence, or a synchronized update is holding
-    /// output back), the run goes to vte like everything else.
+    /// output back), the run goes to vte like everything else. Once vte is known to be in
+    /// ground, the next run needs no probe if only bytes that keep it there came in between:
+    /// the common case, a line of text, then `\r\n`, then the next line.
     ///
     /// vte is handed the bytes in more pieces than one call, which it is built for: the PTY's
     /// reads cut the stream anywhere. The one thing piece boundaries change in vte is *when*
@@ -91,29 +97,46 @@ impl Feeder {
         while !rest.is_empty() {
             if self.unsearched > 0 {
                 let (skipped, tail) = rest.split_at(rest.len().min(self.unsearched));
-                self.parse(term, skipped);
+                self.parse_unknown(term, skipped);
                 self.unsearched -= skipped.len();
                 rest = tail;
                 continue;
             }
             let window = &rest[..rest.len().min(SCAN_WINDOW)];
             let Some(run) = runs::next_run(window) else {
-                self.parse(term, window);
-                self.misses = (self.misses + 1).min(MAX_MISSES);
-                self.unsearched = self.misses * SCAN_WINDOW;
+                if window.len() < SCAN_WINDOW {
+                    // The end of what has arrived (often the start of a line the next slice
+                    // finishes), not a sign that the output has no runs.
+                    self.in_ground &= keeps_ground(window);
+                    self.parse(term, window);
+                } else {
+                    self.parse_unknown(term, window);
+                    self.misses = (self.misses + 1).min(MAX_MISSES);
+                    self.unsearched = self.misses * SCAN_WINDOW;
+                }
                 rest = &rest[window.len()..];
                 continue;
             };
             self.misses = 0;
             // The run may go on past the window.
             let end = run.start + runs::printable_prefix(&rest[run.start..]);
-            self.parse(term, &rest[..run.start]);
-            let probe = rest[run.start];
-            let body = &rest[run.start + 1..end - 1];
-            if self.probe(term, probe) && ascii::can_write(term, self.active_charset) {
-                ascii::write(term, body);
+            let before = &rest[..run.start];
+            let in_ground = self.in_ground && keeps_ground(before);
+            self.parse(term, before);
+            let text = if in_ground {
+                &rest[run.start..end - 1]
+            } else if self.probe(term, rest[run.start]) {
+                &rest[run.start + 1..end - 1]
             } else {
-                self.parse(term, body);
+                self.parse_unknown(term, &rest[run.start + 1..end - 1]);
+                rest = &rest[end - 1..];
+                continue;
+            };
+            self.in_ground = true;
+            if ascii::can_write(term, self.active_charset) {
+                ascii::write(term, text);
+            } else {
+                self.parse(term, text);
             }
             rest = &rest[end - 1..];
         }
@@ -128,6 +151,12 @@ impl Feeder {
         self.processor.advance(&mut forward, bytes);
     }
 
+    /// Parses `bytes` through vte, after which its state is not known.
+    fn parse_unknown<L: EventListener>(&mut self, term: &mut Term<L>, bytes: &[u8]) {
+        self.in_ground = false;
+        self.parse(term, bytes);
+    }
+
     /// Parses one printable byte alone; true if vte printed it (so it is now in ground state).
     fn probe<L: EventListener>(&mut self, term: &mut Term<L>, byte: u8) -> bool {
         let mut forward = Forward::new(term, &mut self.active_charset);
@@ -135,4 +164,12 @@ impl Feeder {
         self.processor.advance(&mut forward, &[byte]);
         forward.saw_watched()
     }
+}
+
+/// Whether vte, in its ground state, stays there through `bytes`: printable ASCII is printed,
+/// and C0 controls other than ESC are executed without leaving ground (CAN and SUB return to
+/// it from anywhere). Anything else may start a sequence, or a UTF-8 character that the next
+/// byte would finish.
+fn keeps_ground(bytes: &[u8]) -> bool {
+    bytes.iter().all(|&b| b <= 0x7e && b != 0x1b)
 }
