@@ -89,7 +89,8 @@ fn overwrite<L: EventListener>(
 /// clears it (`Row::reset`); that row was last touched a whole scrollback ago, so without this
 /// every line of a flood waits on main memory (`Row::reset` was 36% of the parser thread).
 /// When the scrollback is not full yet, or the line feed does not scroll, the row fetched is
-/// not the one recycled and the prefetch is wasted, which costs a few nanoseconds.
+/// not the one recycled and the prefetch is wasted: at worst the time of one cold row's fetch
+/// per line feed, the cost the prefetch removes when it is right.
 pub(super) fn prefetch_recycled_row<L: EventListener>(term: &Term<L>) {
     let grid = term.grid();
     let line = grid.topmost_line() + PREFETCH_AHEAD;
