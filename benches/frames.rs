@@ -85,19 +85,3 @@ impl FrameBench {
         self.gpu.render(&mut self.snapshot)
     }
 }
-
-/// CPU time of the calling thread, or of the whole process, in seconds.
-pub fn cpu_time(process: bool) -> f64 {
-    let clock = if process {
-        libc::CLOCK_PROCESS_CPUTIME_ID
-    } else {
-        libc::CLOCK_THREAD_CPUTIME_ID
-    };
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes into a valid timespec.
-    unsafe { libc::clock_gettime(clock, &mut ts) };
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
-}

@@ -4,12 +4,8 @@
 //!
 //! Usage: frame-cpu [FRAMES]   (default 200 per scenario; medians over rounds of 10 frames)
 
-use sluice_benches::frames::{Change, FrameBench, cpu_time};
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
+use sluice_benches::frames::{Change, FrameBench};
+use sluice_benches::measure::{cpu_time, median};
 
 fn main() {
     let frames: usize = std::env::args()

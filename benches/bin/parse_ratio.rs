@@ -9,14 +9,9 @@ use alacritty_terminal::event::VoidListener;
 use alacritty_terminal::term::test::TermSize;
 use alacritty_terminal::term::{Config, Term};
 use alacritty_terminal::vte::ansi::{Processor, StdSyncHandler};
-use sluice_benches::frames::cpu_time;
+use sluice_benches::measure::{cpu_time, median};
 use sluice_benches::{PAYLOADS, payload};
 use sluice_term::{Feeder, MAX_LOCK_SLICE};
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
 
 /// A 160×50 terminal with the default 10,000 lines of scrollback, filled once so that every
 /// round recycles scrollback rows, as a long session does.
