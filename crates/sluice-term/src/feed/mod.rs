@@ -54,7 +54,7 @@ pub struct Feeder {
     /// Bytes still to go to vte without a search (see [`MAX_MISSES`]).
     unsearched: usize,
     /// Whether vte is known to be in its ground state: a probe or a run showed it, and only
-    /// bytes that keep it there have gone to vte since (see [`keeps_ground`]).
+    /// bytes that keep it there have gone to vte since (see [`runs::keeps_ground`]).
     in_ground: bool,
 }
 
@@ -107,7 +107,7 @@ impl Feeder {
                 if window.len() < SCAN_WINDOW {
                     // The end of what has arrived (often the start of a line the next slice
                     // finishes), not a sign that the output has no runs.
-                    self.in_ground &= keeps_ground(window);
+                    self.in_ground &= runs::keeps_ground(window);
                     self.parse(term, window);
                 } else {
                     self.parse_unknown(term, window);
@@ -121,7 +121,7 @@ impl Feeder {
             // The run may go on past the window.
             let end = run.start + runs::printable_prefix(&rest[run.start..]);
             let before = &rest[..run.start];
-            let in_ground = self.in_ground && keeps_ground(before);
+            let in_ground = self.in_ground && runs::keeps_ground(before);
             self.parse(term, before);
             let text = if in_ground {
                 &rest[run.start..end - 1]
@@ -164,12 +164,4 @@ impl Feeder {
         self.processor.advance(&mut forward, &[byte]);
         forward.saw_watched()
     }
-}
-
-/// Whether vte, in its ground state, stays there through `bytes`: printable ASCII is printed,
-/// and C0 controls other than ESC are executed without leaving ground (CAN and SUB return to
-/// it from anywhere). Anything else may start a sequence, or a UTF-8 character that the next
-/// byte would finish.
-fn keeps_ground(bytes: &[u8]) -> bool {
-    bytes.iter().all(|&b| b <= 0x7e && b != 0x1b)
 }
