@@ -10,23 +10,10 @@
 use alacritty_terminal::event::VoidListener;
 use alacritty_terminal::grid::Dimensions;
 use alacritty_terminal::index::Line;
+use alacritty_terminal::term::test::TermSize;
 use alacritty_terminal::term::{Config, Term, TermDamage};
 use alacritty_terminal::vte::ansi::{Processor, StdSyncHandler};
 use sluice_term::Feeder;
-
-struct Size(usize, usize);
-
-impl Dimensions for Size {
-    fn total_lines(&self) -> usize {
-        self.1
-    }
-    fn screen_lines(&self) -> usize {
-        self.1
-    }
-    fn columns(&self) -> usize {
-        self.0
-    }
-}
 
 /// xorshift64*: deterministic, so a failure names its seed.
 struct Rng(u64);
@@ -135,7 +122,7 @@ fn new_term(cols: usize, rows: usize, scrollback: usize) -> Term<VoidListener> {
         scrolling_history: scrollback,
         ..Config::default()
     };
-    Term::new(config, &Size(cols, rows), VoidListener)
+    Term::new(config, &TermSize::new(cols, rows), VoidListener)
 }
 
 /// Everything `Term` shows of itself: every row with its scrollback, the cursor (and the saved
