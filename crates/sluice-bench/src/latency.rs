@@ -92,7 +92,7 @@ pub fn run(options: &LatencyOptions) -> anyhow::Result<Percentiles> {
     } else {
         200
     }));
-    while terminal.events().try_recv().is_ok() {}
+    terminal.take_events();
 
     let mut samples = Vec::with_capacity(options.samples);
     for i in 0..options.samples {
@@ -107,7 +107,7 @@ pub fn run(options: &LatencyOptions) -> anyhow::Result<Percentiles> {
             match wake_rx.recv_timeout(left) {
                 Ok(()) => {
                     terminal.update_snapshot(&mut snapshot);
-                    while let Ok(event) = terminal.events().try_recv() {
+                    for event in terminal.take_events() {
                         if matches!(&event, TermEvent::Title(t) if *t == marker) {
                             break 'wait;
                         }

@@ -15,8 +15,9 @@ pub enum Error {
         what: &'static str,
         source: io::Error,
     },
-    #[error("invalid terminal size {cols}x{rows}: both must be between 1 and 65535")]
-    InvalidSize { cols: u32, rows: u32 },
+    /// A size (of the grid, or of the read-ahead) beyond what the terminal can hold.
+    #[error("invalid size: {0}")]
+    InvalidSize(String),
 }
 
 impl Error {

@@ -30,8 +30,8 @@ pub use error::{Error, Result};
 pub use ring::{RingConsumer, RingProducer};
 pub use session::{Pty, PtyOptions, WinSize};
 pub use stats::{PtyStats, PtyStatsSnapshot};
-pub use units::parse_bytes;
-pub use writer::PtyWriter;
+pub use units::{max_read_ahead, parse_bytes, read_ahead_too_large};
+pub use writer::{MAX_PENDING_REPLIES, PtyWriter};
 
 /// The ring's default capacity: how far the reader may read ahead of the parser.
 ///

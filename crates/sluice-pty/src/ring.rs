@@ -243,11 +243,12 @@ impl RingConsumer {
         }
     }
 
-    /// Hands up to `max` contiguous-or-split bytes to `consume`, then frees them.
+    /// Hands up to `max` contiguous-or-split bytes to `consume`, then frees as many of them as
+    /// it says it used (at most all; the rest stay for the next call).
     ///
     /// The ring may wrap, so `consume` gets the bytes as up to two slices, in order. Returns
     /// how many bytes were consumed.
-    pub fn consume(&mut self, max: usize, consume: impl FnOnce(&[u8], &[u8])) -> usize {
+    pub fn consume(&mut self, max: usize, consume: impl FnOnce(&[u8], &[u8]) -> usize) -> usize {
         let n = self.inner.slots().min(max);
         if n == 0 {
             return 0;
@@ -257,10 +258,10 @@ impl RingConsumer {
             .read_chunk(n)
             .expect("slots() bytes are readable");
         let (first, second) = chunk.as_slices();
-        consume(first, second);
-        chunk.commit_all();
+        let used = consume(first, second).min(n);
+        chunk.commit(used);
         self.wake_producer();
-        n
+        used
     }
 
     fn wake_producer(&self) {

@@ -39,6 +39,42 @@ impl WinSize {
         }
     }
 
+    /// The fewest columns: alacritty_terminal panics placing a wide character in a grid of one
+    /// column (it is also alacritty's own minimum).
+    pub const MIN_COLS: u16 = 2;
+    /// The most columns. A 4K screen holds about 640 columns of the smallest readable cell
+    /// (6 px), an 8K one 1,280.
+    pub const MAX_COLS: u16 = 2048;
+    /// The most rows: 8K at a 12 px cell is 360.
+    ///
+    /// With [`MAX_COLS`](Self::MAX_COLS), both screens of the largest grid take about 100 MB;
+    /// at 65535×65535 the allocation alone aborted the process.
+    pub const MAX_ROWS: u16 = 1024;
+
+    /// Whether `cols`×`rows` is within the limits; if not, what to tell the user.
+    pub fn check(cols: u32, rows: u32) -> Result<(), String> {
+        let (min_c, max_c, max_r) = (Self::MIN_COLS, Self::MAX_COLS, Self::MAX_ROWS);
+        if !(u32::from(min_c)..=u32::from(max_c)).contains(&cols) {
+            return Err(format!(
+                "{cols} columns: the terminal has {min_c} to {max_c}"
+            ));
+        }
+        if !(1..=u32::from(max_r)).contains(&rows) {
+            return Err(format!("{rows} rows: the terminal has 1 to {max_r}"));
+        }
+        Ok(())
+    }
+
+    /// This size with its cells brought within the limits (a window larger than the largest
+    /// grid shows the largest grid).
+    pub fn clamped(self) -> Self {
+        Self {
+            cols: self.cols.clamp(Self::MIN_COLS, Self::MAX_COLS),
+            rows: self.rows.clamp(1, Self::MAX_ROWS),
+            ..self
+        }
+    }
+
     fn to_pty_size(self) -> PtySize {
         PtySize {
             cols: self.cols,
@@ -135,11 +171,12 @@ impl Pty {
     /// and the consuming end of the ring the reader fills.
     pub fn spawn(options: &PtyOptions) -> Result<(Pty, RingConsumer)> {
         let size = options.size;
-        if size.cols == 0 || size.rows == 0 {
-            return Err(Error::InvalidSize {
-                cols: size.cols.into(),
-                rows: size.rows.into(),
-            });
+        WinSize::check(size.cols.into(), size.rows.into()).map_err(Error::InvalidSize)?;
+        let limit = crate::units::max_read_ahead();
+        if options.read_ahead as u64 > limit {
+            return Err(Error::InvalidSize(crate::units::read_ahead_too_large(
+                options.read_ahead as u64,
+            )));
         }
         let cwd = match &options.working_directory {
             Some(dir) => dir.clone(),
@@ -248,12 +285,7 @@ impl Pty {
 
     /// Tells the kernel the new size; the child's foreground process group gets SIGWINCH.
     pub fn resize(&self, size: WinSize) -> Result<()> {
-        if size.cols == 0 || size.rows == 0 {
-            return Err(Error::InvalidSize {
-                cols: size.cols.into(),
-                rows: size.rows.into(),
-            });
-        }
+        WinSize::check(size.cols.into(), size.rows.into()).map_err(Error::InvalidSize)?;
         self.master.resize(size.to_pty_size()).map_err(|e| {
             Error::io(
                 "cannot resize the PTY",
@@ -292,11 +324,17 @@ impl Pty {
 
     /// After the child exits, waits for the reader to reach end-of-file, so that everything the
     /// child wrote is in the ring. A process the child left running in the background may
-    /// keep the PTY open; once nothing has arrived for `quiet`, the reader is stopped anyway.
-    pub fn drain_after_exit(&mut self, quiet: Duration) {
+    /// keep the PTY open: once nothing has arrived for `quiet`, or `limit` after the call
+    /// whatever arrives (a background job that keeps writing), the reader is stopped anyway.
+    pub fn drain_after_exit(&mut self, quiet: Duration, limit: Duration) {
         let mut last_bytes = self.stats.snapshot().bytes_read;
-        let mut last_change = Instant::now();
+        let started = Instant::now();
+        let mut last_change = started;
         while !self.reader_finished() {
+            if started.elapsed() >= limit {
+                tracing::debug!("the PTY is still written to after the child exited; stopping");
+                break;
+            }
             thread::sleep(Duration::from_millis(2));
             let bytes = self.stats.snapshot().bytes_read;
             if bytes != last_bytes {

@@ -16,8 +16,18 @@ use crossbeam_channel::{Receiver, Sender};
 
 use crate::fd::{WakePipe, flush_slave_input, wait_for};
 
+/// The most bytes of terminal replies waiting for the child at once; past it, replies are
+/// dropped and counted.
+///
+/// A program that asks (DA, DSR, a colour) reads the answer before it asks again, so real
+/// programs have a few dozen bytes of replies outstanding at most. A child that never reads
+/// its input, fed a file of `ESC [ c`, had 1.5 GB of replies queued without a cap. 64 KiB is
+/// thousands of replies.
+pub const MAX_PENDING_REPLIES: u64 = 64 * 1024;
+
 enum WriteOp {
     Bytes(Vec<u8>),
+    Reply(Vec<u8>),
     Paste { bytes: Vec<u8>, generation: u64 },
     Shutdown,
 }
@@ -31,6 +41,10 @@ struct Shared {
     shutdown: AtomicBool,
     /// Bytes waiting in the channel or being written: how far behind the child's reading is.
     queued: AtomicU64,
+    /// The part of `queued` that is replies.
+    replies_queued: AtomicU64,
+    /// Replies dropped because the child was not reading them.
+    replies_dropped: AtomicU64,
 }
 
 /// A handle for sending bytes to the child. Cheap to clone; never blocks.
@@ -44,6 +58,7 @@ impl std::fmt::Debug for WriteOp {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             WriteOp::Bytes(b) => write!(f, "Bytes({})", b.len()),
+            WriteOp::Reply(b) => write!(f, "Reply({})", b.len()),
             WriteOp::Paste { bytes, generation } => {
                 write!(f, "Paste({}, {generation})", bytes.len())
             }
@@ -65,6 +80,30 @@ impl PtyWriter {
             .fetch_add(bytes.len() as u64, Ordering::Relaxed);
         // The thread only hangs up at shutdown, when there is nobody left to write to.
         let _ = self.tx.send(WriteOp::Bytes(bytes));
+    }
+
+    /// Queues a terminal reply (to DA, DSR, a colour query, …). Unlike input, a reply is dropped
+    /// (and counted) when [`MAX_PENDING_REPLIES`] bytes of replies are already waiting for a
+    /// child that is not reading them, so a program's output cannot grow this queue.
+    pub fn reply(&self, bytes: impl Into<Vec<u8>>) {
+        let bytes = bytes.into();
+        let len = bytes.len() as u64;
+        if len == 0 {
+            return;
+        }
+        let pending = self.shared.replies_queued.fetch_add(len, Ordering::AcqRel);
+        if pending + len > MAX_PENDING_REPLIES {
+            self.shared.replies_queued.fetch_sub(len, Ordering::AcqRel);
+            self.shared.replies_dropped.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
+        self.shared.queued.fetch_add(len, Ordering::Relaxed);
+        let _ = self.tx.send(WriteOp::Reply(bytes));
+    }
+
+    /// Replies dropped so far because the child did not read them.
+    pub fn replies_dropped(&self) -> u64 {
+        self.shared.replies_dropped.load(Ordering::Relaxed)
     }
 
     /// Queues a paste: like [`write`](Self::write), but [`cancel_pastes`](Self::cancel_pastes)
@@ -110,6 +149,8 @@ pub(crate) fn writer(master: OwnedFd, tty: Option<PathBuf>) -> io::Result<(PtyWr
         paste_cancel_generation: AtomicU64::new(0),
         shutdown: AtomicBool::new(false),
         queued: AtomicU64::new(0),
+        replies_queued: AtomicU64::new(0),
+        replies_dropped: AtomicU64::new(0),
     });
     Ok((
         PtyWriter {
@@ -146,15 +187,18 @@ enum Outcome {
 impl WriterLoop {
     pub(crate) fn run(mut self) {
         while let Ok(op) = self.rx.recv() {
-            let (bytes, generation) = match op {
+            let (bytes, generation, reply) = match op {
                 WriteOp::Shutdown => return,
-                WriteOp::Bytes(bytes) => (bytes, None),
-                WriteOp::Paste { bytes, generation } => (bytes, Some(generation)),
+                WriteOp::Bytes(bytes) => (bytes, None, false),
+                WriteOp::Reply(bytes) => (bytes, None, true),
+                WriteOp::Paste { bytes, generation } => (bytes, Some(generation), false),
             };
             let outcome = self.write_all(&bytes, generation);
-            self.shared
-                .queued
-                .fetch_sub(bytes.len() as u64, Ordering::Relaxed);
+            let len = bytes.len() as u64;
+            self.shared.queued.fetch_sub(len, Ordering::Relaxed);
+            if reply {
+                self.shared.replies_queued.fetch_sub(len, Ordering::AcqRel);
+            }
             match outcome {
                 Outcome::Written => {}
                 Outcome::Cancelled => self.discard_child_input(),

@@ -5,6 +5,9 @@ use std::sync::Arc;
 
 pub use alacritty_terminal::term::ClipboardType as ClipboardKind;
 
+/// Formats the reply to an OSC 52 read from the clipboard's text.
+pub type ClipboardReply = Arc<dyn Fn(&str) -> String + Send + Sync>;
+
 /// An event for the application: the window, the clipboard, the bell.
 ///
 /// Replies to the program (device attributes, cursor position, colour queries, the text area
@@ -21,7 +24,7 @@ pub enum TermEvent {
     ClipboardStore(ClipboardKind, String),
     /// OSC 52 asked to read a clipboard. Only sent when configuration allows it (off by
     /// default); the application formats the reply with the function and writes it.
-    ClipboardLoad(ClipboardKind, Arc<dyn Fn(&str) -> String + Send + Sync>),
+    ClipboardLoad(ClipboardKind, ClipboardReply),
     /// The cursor's blinking was turned on or off.
     CursorBlinkingChange,
     /// The mouse cursor's shape may need to change (mouse mode changed).
@@ -41,5 +44,131 @@ impl fmt::Debug for TermEvent {
             TermEvent::CursorBlinkingChange => write!(f, "CursorBlinkingChange"),
             TermEvent::MouseCursorDirty => write!(f, "MouseCursorDirty"),
         }
+    }
+}
+
+/// Events waiting for the application, coalesced so that output alone cannot grow them.
+///
+/// A program can raise events far faster than any window handles them: one second of BELs was
+/// 1.5–2 GB in an unbounded channel, and the text after it waited 20 s. What a window does with
+/// each kind depends only on the latest one (the title shown is the last title set; a flood of
+/// bells is one bell; a clipboard ends up holding the last text stored), so each kind keeps one
+/// slot, and the mailbox holds at most one event of each kind whatever the output.
+#[derive(Default)]
+pub(crate) struct Mailbox {
+    pending: std::sync::Mutex<Pending>,
+}
+
+#[derive(Default)]
+struct Pending {
+    /// `Some(None)`: the title was reset.
+    title: Option<Option<String>>,
+    bell: bool,
+    /// The last text stored on each clipboard, in the order the clipboards were last written.
+    stores: Vec<(ClipboardKind, String)>,
+    /// One read per clipboard: later ones in a flood get the same answer.
+    loads: Vec<(ClipboardKind, ClipboardReply)>,
+    cursor_blinking_change: bool,
+    mouse_cursor_dirty: bool,
+}
+
+impl Mailbox {
+    /// Adds `event`, replacing the pending one of its kind.
+    pub(crate) fn post(&self, event: TermEvent) {
+        let mut p = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        match event {
+            TermEvent::Title(title) => p.title = Some(Some(title)),
+            TermEvent::ResetTitle => p.title = Some(None),
+            TermEvent::Bell => p.bell = true,
+            TermEvent::ClipboardStore(kind, text) => {
+                p.stores.retain(|(k, _)| *k != kind);
+                p.stores.push((kind, text));
+            }
+            TermEvent::ClipboardLoad(kind, format) => {
+                if !p.loads.iter().any(|(k, _)| *k == kind) {
+                    p.loads.push((kind, format));
+                }
+            }
+            TermEvent::CursorBlinkingChange => p.cursor_blinking_change = true,
+            TermEvent::MouseCursorDirty => p.mouse_cursor_dirty = true,
+        }
+    }
+
+    /// Takes everything pending: the title first, then clipboard writes before reads (a read
+    /// after a write in the same burst sees the write), then the rest.
+    pub(crate) fn take(&self) -> Vec<TermEvent> {
+        let p = std::mem::take(&mut *self.pending.lock().unwrap_or_else(|e| e.into_inner()));
+        let mut events = Vec::new();
+        match p.title {
+            Some(Some(title)) => events.push(TermEvent::Title(title)),
+            Some(None) => events.push(TermEvent::ResetTitle),
+            None => {}
+        }
+        events.extend(
+            p.stores
+                .into_iter()
+                .map(|(kind, text)| TermEvent::ClipboardStore(kind, text)),
+        );
+        events.extend(
+            p.loads
+                .into_iter()
+                .map(|(kind, format)| TermEvent::ClipboardLoad(kind, format)),
+        );
+        if p.bell {
+            events.push(TermEvent::Bell);
+        }
+        if p.cursor_blinking_change {
+            events.push(TermEvent::CursorBlinkingChange);
+        }
+        if p.mouse_cursor_dirty {
+            events.push(TermEvent::MouseCursorDirty);
+        }
+        events
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_flood_is_one_event_of_each_kind_with_the_latest_value() {
+        let mailbox = Mailbox::default();
+        for i in 0..10_000 {
+            mailbox.post(TermEvent::Bell);
+            mailbox.post(TermEvent::Title(format!("t{i}")));
+            mailbox.post(TermEvent::ClipboardStore(
+                ClipboardKind::Clipboard,
+                format!("c{i}"),
+            ));
+            mailbox.post(TermEvent::ClipboardLoad(
+                ClipboardKind::Clipboard,
+                Arc::new(|s| s.to_owned()),
+            ));
+        }
+        mailbox.post(TermEvent::ClipboardStore(
+            ClipboardKind::Selection,
+            "s".into(),
+        ));
+        let events: Vec<String> = mailbox.take().iter().map(|e| format!("{e:?}")).collect();
+        assert_eq!(
+            events,
+            [
+                "Title(\"t9999\")",
+                "ClipboardStore(Clipboard, 5 bytes)",
+                "ClipboardStore(Selection, 1 bytes)",
+                "ClipboardLoad(Clipboard)",
+                "Bell"
+            ]
+        );
+        assert!(mailbox.take().is_empty(), "taking empties it");
+    }
+
+    #[test]
+    fn a_reset_after_a_title_wins() {
+        let mailbox = Mailbox::default();
+        mailbox.post(TermEvent::Title("a".into()));
+        mailbox.post(TermEvent::ResetTitle);
+        assert!(matches!(mailbox.take()[..], [TermEvent::ResetTitle]));
     }
 }

@@ -17,6 +17,7 @@ mod events;
 mod feed;
 mod hyperlink;
 pub mod input;
+pub mod limits;
 mod listener;
 pub mod palette;
 mod parser;

@@ -41,6 +41,7 @@ impl Session {
             size: pty.size,
             ..terminal
         };
+        // Pty::spawn refused a size outside the limits, so the grid is the PTY's size.
         let terminal = Terminal::start(ring, pty_handle.writer(), options, wake)
             .map_err(SessionError::Parser)?;
         Ok(Self {
@@ -50,8 +51,10 @@ impl Session {
     }
 
     /// Resizes the grid, then the PTY, so the program's redraw after SIGWINCH lands in the
-    /// new grid.
+    /// new grid. A size beyond the limits becomes the nearest within them
+    /// ([`WinSize::clamped`]).
     pub fn resize(&self, size: WinSize) -> Result<(), sluice_pty::Error> {
+        let size = size.clamped();
         self.terminal.resize(size);
         self.pty.resize(size)
     }

@@ -2,18 +2,17 @@
 //! that feeds it, and the calls a front end makes (snapshot, resize, scroll, dump).
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::{self, JoinHandle};
 
 use alacritty_terminal::event::WindowSize;
 use alacritty_terminal::grid::{Dimensions, Scroll};
 use alacritty_terminal::sync::FairMutex;
 use alacritty_terminal::term::{Config, Osc52, Term};
-use crossbeam_channel::Receiver;
 use sluice_pty::{PtyWriter, RingConsumer, WinSize};
 
 use crate::dump::{self, DumpFormat};
-use crate::events::TermEvent;
+use crate::events::{Mailbox, TermEvent};
 use crate::listener::{EventQueue, TermListener};
 use crate::palette::Palette;
 use crate::parser::{Parser, ParserStats, TermStatsSnapshot};
@@ -41,6 +40,10 @@ pub struct TerminalOptions {
     /// Test-only: limit the parser to this many bytes per second.
     #[doc(hidden)]
     pub debug_parse_rate: Option<u64>,
+    /// Test-only: make the parser thread panic on its first output, to test that a panic
+    /// there is contained and reported.
+    #[doc(hidden)]
+    pub debug_parser_panic: bool,
 }
 
 impl Default for TerminalOptions {
@@ -53,6 +56,7 @@ impl Default for TerminalOptions {
             word_separators: DEFAULT_WORD_SEPARATORS.to_owned(),
             digest: false,
             debug_parse_rate: None,
+            debug_parser_panic: false,
         }
     }
 }
@@ -111,7 +115,8 @@ pub struct Terminal {
     x10: Arc<AtomicBool>,
     stats: Arc<ParserStats>,
     shutdown: Arc<AtomicBool>,
-    events: Receiver<TermEvent>,
+    mailbox: Arc<Mailbox>,
+    failure: Arc<OnceLock<String>>,
     writer: PtyWriter,
     parser: Option<JoinHandle<()>>,
     ring_waker: sluice_pty::ring::ConsumerWaker,
@@ -127,6 +132,10 @@ impl Terminal {
         wake: Wake,
     ) -> std::io::Result<Self> {
         let config = term_config(&options);
+        let options = TerminalOptions {
+            size: options.size.clamped(),
+            ..options
+        };
         let queue = EventQueue::default();
         let term = Arc::new(FairMutex::new(Term::new(
             config,
@@ -139,7 +148,8 @@ impl Terminal {
         let x10 = Arc::new(AtomicBool::new(false));
         let stats = Arc::new(ParserStats::default());
         let shutdown = Arc::new(AtomicBool::new(false));
-        let (events_tx, events) = crossbeam_channel::unbounded();
+        let mailbox = Arc::new(Mailbox::default());
+        let failure = Arc::new(OnceLock::new());
         let ring_waker = ring.waker();
 
         let parser = Parser {
@@ -147,7 +157,8 @@ impl Terminal {
             term: term.clone(),
             queue,
             writer: writer.clone(),
-            events: events_tx,
+            mailbox: mailbox.clone(),
+            failure: failure.clone(),
             wake,
             frame_pending: frame_pending.clone(),
             palette: palette.clone(),
@@ -157,6 +168,7 @@ impl Terminal {
             digest: options.digest,
             x10: x10.clone(),
             throttle: options.debug_parse_rate,
+            panic_on_output: options.debug_parser_panic,
         };
         let parser = thread::Builder::new()
             .name("parser".into())
@@ -170,7 +182,8 @@ impl Terminal {
             x10,
             stats,
             shutdown,
-            events,
+            mailbox,
+            failure,
             writer,
             parser: Some(parser),
             ring_waker,
@@ -188,9 +201,17 @@ impl Terminal {
         snapshot.update_from(&mut term, &self.palette)
     }
 
-    /// Events for the application (title, bell, clipboard), to drain after a wake-up.
-    pub fn events(&self) -> &Receiver<TermEvent> {
-        &self.events
+    /// Takes the events for the application (title, bell, clipboard) that came since the last
+    /// call, to handle after a wake-up. A flood of one kind comes as one event with the latest
+    /// value (see `events::Mailbox`).
+    pub fn take_events(&self) -> Vec<TermEvent> {
+        self.mailbox.take()
+    }
+
+    /// Why this terminal stopped showing output, if its parser failed (a panic, with its
+    /// message). The program keeps running; its output is discarded.
+    pub fn failure(&self) -> Option<&str> {
+        self.failure.get().map(String::as_str)
     }
 
     /// A handle for sending input to the program.
@@ -201,6 +222,7 @@ impl Terminal {
     /// Resizes the grid (reflowing text). Call before resizing the PTY, so the program's
     /// redraw after SIGWINCH lands in the new grid.
     pub fn resize(&self, size: WinSize) {
+        let size = size.clamped();
         *self.window_size.lock().unwrap_or_else(|p| p.into_inner()) = window_size(size);
         self.term.lock().resize(GridSize(size));
     }

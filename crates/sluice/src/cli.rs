@@ -4,6 +4,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use clap::Parser;
+use sluice_pty::WinSize;
 use sluice_term::DumpFormat;
 
 /// Sluice: a GPU-accelerated terminal emulator that is never the slow reader.
@@ -70,6 +71,10 @@ pub struct Cli {
     #[arg(long, hide = true, value_name = "BYTES_PER_SEC")]
     pub debug_parse_rate: Option<u64>,
 
+    /// Make the parser thread panic on the first output (tests of panic containment).
+    #[arg(long, hide = true)]
+    pub debug_parser_panic: bool,
+
     /// The program to run and its arguments (default: your shell).
     #[arg(short = 'e', long = "command", value_name = "COMMAND", num_args = 1.., trailing_var_arg = true, allow_hyphen_values = true)]
     pub command: Option<Vec<OsString>>,
@@ -96,6 +101,9 @@ impl Cli {
 
 fn parse_read_ahead(s: &str) -> Result<usize, String> {
     let bytes = sluice_pty::parse_bytes(s)?;
+    if bytes > sluice_pty::max_read_ahead() {
+        return Err(sluice_pty::read_ahead_too_large(bytes));
+    }
     usize::try_from(bytes).map_err(|_| format!("{s:?} is too large"))
 }
 
@@ -112,13 +120,13 @@ fn parse_size(s: &str) -> Result<(u16, u16), String> {
         .split_once(['x', 'X'])
         .ok_or_else(|| format!("{s:?} is not COLSxROWS (for example 120x40)"))?;
     let parse = |v: &str, what: &str| -> Result<u16, String> {
-        match v.trim().parse::<u16>() {
-            Ok(0) => Err(format!("{what} must be at least 1")),
-            Ok(n) => Ok(n),
-            Err(_) => Err(format!("{what} {v:?} is not a number from 1 to 65535")),
-        }
+        v.trim()
+            .parse::<u16>()
+            .map_err(|_| format!("{what} {v:?} is not a number"))
     };
-    Ok((parse(cols, "columns")?, parse(rows, "rows")?))
+    let (cols, rows) = (parse(cols, "columns")?, parse(rows, "rows")?);
+    WinSize::check(cols.into(), rows.into())?;
+    Ok((cols, rows))
 }
 
 #[cfg(test)]
@@ -133,6 +141,14 @@ mod tests {
         assert!(parse_size("80").is_err());
         assert!(parse_size("80x-1").is_err());
         assert!(parse_size("99999x10").is_err());
+        // A wide character in one column panicked alacritty_terminal; 65535x65535 aborted on
+        // allocation. Both are refused with the limits in the message.
+        assert_eq!(
+            parse_size("1x1"),
+            Err("1 columns: the terminal has 2 to 2048".into())
+        );
+        assert!(parse_size("65535x65535").is_err());
+        assert_eq!(parse_size("2048x1024"), Ok((2048, 1024)));
     }
 
     #[test]
@@ -140,6 +156,11 @@ mod tests {
         use clap::Parser as _;
         assert_eq!(super::parse_read_ahead("1M"), Ok(1 << 20));
         assert!(super::parse_read_ahead("lots").is_err());
+        let err = super::parse_read_ahead("100000G").unwrap_err();
+        assert!(
+            err.contains("more than half of this machine's memory"),
+            "{err}"
+        );
         let cli = super::Cli::parse_from(["sluice"]);
         assert_eq!(cli.read_ahead, sluice_pty::DEFAULT_READ_AHEAD);
     }

@@ -19,6 +19,12 @@ use crate::config::Config;
 /// background job) still holds the PTY open and writes nothing.
 const QUIET_AFTER_EXIT: Duration = Duration::from_millis(200);
 
+/// The longest headless keeps reading after the child exits, whatever a background job
+/// still writes: a job that ignores SIGHUP and prints every 200 ms kept it running forever.
+/// What the child itself wrote before exiting is in the kernel's buffer by then, read in
+/// microseconds.
+const MAX_READ_AFTER_EXIT: Duration = Duration::from_secs(2);
+
 /// Runs the command to completion and prints its screen. Returns the child's exit status.
 pub fn run(cli: &Cli, config: &Config) -> anyhow::Result<i32> {
     let started = Instant::now();
@@ -37,6 +43,7 @@ pub fn run(cli: &Cli, config: &Config) -> anyhow::Result<i32> {
         osc52_read: config.osc52_read,
         digest: cli.digest,
         debug_parse_rate: cli.debug_parse_rate,
+        debug_parser_panic: cli.debug_parser_panic,
         ..TerminalOptions::default()
     };
     let Session {
@@ -48,9 +55,12 @@ pub fn run(cli: &Cli, config: &Config) -> anyhow::Result<i32> {
         .wait_exit(None)
         .context("lost track of the child process")?;
     let exited = started.elapsed();
-    pty.drain_after_exit(QUIET_AFTER_EXIT);
+    pty.drain_after_exit(QUIET_AFTER_EXIT, MAX_READ_AFTER_EXIT);
     terminal.wait_parsed();
     let finished = started.elapsed();
+    if let Some(failure) = terminal.failure() {
+        anyhow::bail!("the terminal failed while parsing the program's output: {failure}");
+    }
 
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(terminal.dump(cli.dump_format(), cli.scrollback).as_bytes())?;
@@ -62,6 +72,13 @@ pub fn run(cli: &Cli, config: &Config) -> anyhow::Result<i32> {
         print_stats(&pty, &terminal, status.shell_code(), exited, finished)?;
     }
     Ok(status.shell_code())
+}
+
+/// The process's peak resident set size, from /proc (Linux).
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// Renders the final screen offscreen and writes it as a PNG.
@@ -95,6 +112,14 @@ struct Stats {
     longest_lock_hold_us: f64,
     parse_busy_seconds: f64,
     digest: String,
+    /// OSC strings dropped for being over the cap.
+    osc_dropped: u64,
+    /// Replies dropped because the child did not read them.
+    replies_dropped: u64,
+    /// The last title the program set, if any (capped like every title).
+    title: Option<String>,
+    /// The process's peak resident memory (VmHWM), in KiB.
+    peak_rss_kib: Option<u64>,
 }
 
 fn print_stats(
@@ -119,6 +144,13 @@ fn print_stats(
         longest_lock_hold_us: parser.longest_lock_hold.as_secs_f64() * 1e6,
         parse_busy_seconds: parser.busy.as_secs_f64(),
         digest: format!("{:016x}", parser.digest),
+        osc_dropped: parser.osc_dropped,
+        replies_dropped: terminal.writer().replies_dropped(),
+        title: terminal.take_events().into_iter().find_map(|e| match e {
+            sluice_term::TermEvent::Title(title) => Some(title),
+            _ => None,
+        }),
+        peak_rss_kib: peak_rss_kib(),
     };
     eprintln!("{}", serde_json::to_string(&stats)?);
     Ok(())

@@ -1,10 +1,13 @@
 //! The `Handler` vte drives: `Term`'s own, with three things observed on the way through.
 //!
-//! Every call is passed to `Term` unchanged. On the way, [`Forward`] notes whether the byte the
-//! fast path probed with was printed, mirrors the active charset (which `Term` keeps private)
-//! and, at each line feed, prefetches the scrollback row a later scroll will recycle.
+//! Every call is passed to `Term` unchanged, except where output asks for more than the terminal
+//! keeps ([`limits`](super::limits)). On the way, [`Forward`] notes whether the byte the fast
+//! path probed with was printed, mirrors what `Term` keeps private ([`Mirror`]), counts the
+//! work asked for and, at each line feed, prefetches the scrollback row a later scroll will
+//! recycle.
 
 use alacritty_terminal::event::EventListener;
+use alacritty_terminal::grid::Dimensions;
 use alacritty_terminal::term::Term;
 use alacritty_terminal::vte::ansi::{
     Attr, CharsetIndex, ClearMode, CursorShape, CursorStyle, Handler, Hyperlink, KeyboardModes,
@@ -14,6 +17,7 @@ use alacritty_terminal::vte::ansi::{
 use cursor_icon::CursorIcon;
 
 use super::ascii;
+use super::limits::{self, Mirror};
 
 /// Implements each listed `Handler` method by passing the call on to `self.term` unchanged.
 macro_rules! forward {
@@ -28,16 +32,16 @@ macro_rules! forward {
 
 pub(super) struct Forward<'a, L: EventListener> {
     term: &'a mut Term<L>,
-    active_charset: &'a mut CharsetIndex,
+    mirror: &'a mut Mirror,
     watched: Option<char>,
     saw_watched: bool,
 }
 
 impl<'a, L: EventListener> Forward<'a, L> {
-    pub(super) fn new(term: &'a mut Term<L>, active_charset: &'a mut CharsetIndex) -> Self {
+    pub(super) fn new(term: &'a mut Term<L>, mirror: &'a mut Mirror) -> Self {
         Self {
             term,
-            active_charset,
+            mirror,
             watched: None,
             saw_watched: false,
         }
@@ -56,7 +60,11 @@ impl<'a, L: EventListener> Forward<'a, L> {
 impl<L: EventListener> Handler for Forward<'_, L> {
     fn input(&mut self, c: char) {
         self.saw_watched |= self.watched == Some(c);
-        self.term.input(c)
+        // REP is vte calling this once per repeat: counted so the parser can bound its hold.
+        self.mirror.add_work(1);
+        if !limits::combining_cell_full(self.term, c) {
+            self.term.input(c)
+        }
     }
 
     fn linefeed(&mut self) {
@@ -70,18 +78,60 @@ impl<L: EventListener> Handler for Forward<'_, L> {
     }
 
     fn set_active_charset(&mut self, index: CharsetIndex) {
-        *self.active_charset = index;
+        self.mirror.active_charset = index;
         self.term.set_active_charset(index)
     }
 
     fn reset_state(&mut self) {
-        *self.active_charset = CharsetIndex::default();
+        self.mirror.reset();
         self.term.reset_state()
+    }
+
+    fn set_title(&mut self, title: Option<String>) {
+        self.term.set_title(title.map(limits::cap_title))
+    }
+
+    fn push_title(&mut self) {
+        if self.mirror.title_push_allowed() {
+            self.term.push_title()
+        }
+    }
+
+    fn pop_title(&mut self) {
+        self.mirror.title_popped();
+        self.term.pop_title()
+    }
+
+    fn set_hyperlink(&mut self, hyperlink: Option<Hyperlink>) {
+        self.term.set_hyperlink(limits::cap_hyperlink(hyperlink))
+    }
+
+    fn push_keyboard_mode(&mut self, mode: KeyboardModes) {
+        self.mirror.before_keyboard_push(self.term);
+        self.term.push_keyboard_mode(mode)
+    }
+
+    fn pop_keyboard_modes(&mut self, to_pop: u16) {
+        self.mirror.keyboard_popped(to_pop);
+        self.term.pop_keyboard_modes(to_pop)
+    }
+
+    fn set_private_mode(&mut self, mode: PrivateMode) {
+        limits::watch_screen(self.term, self.mirror, |t| t.set_private_mode(mode))
+    }
+
+    fn unset_private_mode(&mut self, mode: PrivateMode) {
+        limits::watch_screen(self.term, self.mirror, |t| t.unset_private_mode(mode))
+    }
+
+    fn decaln(&mut self) {
+        self.mirror
+            .add_work((self.term.columns() * self.term.screen_lines()) as u64);
+        self.term.decaln()
     }
 
     // Everything else, straight through.
     forward! {
-        set_title(title: Option<String>);
         set_cursor_style(style: Option<CursorStyle>);
         set_cursor_shape(shape: CursorShape);
         goto(line: i32, col: usize);
@@ -121,8 +171,6 @@ impl<L: EventListener> Handler for Forward<'_, L> {
         set_mode(mode: Mode);
         unset_mode(mode: Mode);
         report_mode(mode: Mode);
-        set_private_mode(mode: PrivateMode);
-        unset_private_mode(mode: PrivateMode);
         report_private_mode(mode: PrivateMode);
         set_scrolling_region(top: usize, bottom: Option<usize>);
         set_keypad_application_mode();
@@ -133,16 +181,10 @@ impl<L: EventListener> Handler for Forward<'_, L> {
         reset_color(index: usize);
         clipboard_store(clipboard: u8, base64: &[u8]);
         clipboard_load(clipboard: u8, terminator: &str);
-        decaln();
-        push_title();
-        pop_title();
         text_area_size_pixels();
         text_area_size_chars();
-        set_hyperlink(hyperlink: Option<Hyperlink>);
         set_mouse_cursor_icon(icon: CursorIcon);
         report_keyboard_mode();
-        push_keyboard_mode(mode: KeyboardModes);
-        pop_keyboard_modes(to_pop: u16);
         set_keyboard_mode(mode: KeyboardModes, behavior: KeyboardModesApplyBehavior);
         set_modify_other_keys(mode: ModifyOtherKeys);
         report_modify_other_keys();

@@ -19,15 +19,19 @@
 
 mod ascii;
 mod forward;
+pub(crate) mod limits;
+pub(crate) mod prescan;
 mod runs;
 
 use std::time::Instant;
 
 use alacritty_terminal::event::EventListener;
 use alacritty_terminal::term::Term;
-use alacritty_terminal::vte::ansi::{CharsetIndex, Processor, StdSyncHandler};
+use alacritty_terminal::vte::ansi::{Processor, StdSyncHandler};
 
 use self::forward::Forward;
+use self::limits::Mirror;
+use self::prescan::{Prescan, Step};
 
 /// How many bytes are searched for a run at a time.
 const SCAN_WINDOW: usize = 4096;
@@ -46,9 +50,11 @@ const MAX_MISSES: usize = 8;
 #[derive(Default)]
 pub struct Feeder {
     processor: Processor<StdSyncHandler>,
-    /// The charset `Term` maps characters through, which it keeps private; mirrored from the
-    /// calls that change it, all of which pass through [`Forward`].
-    active_charset: CharsetIndex,
+    /// What `Term` keeps private and the feed needs (the active charset, stack depths, work).
+    mirror: Mirror,
+    /// Holds OSC strings back so that overlong ones are dropped before vte buffers them, and
+    /// finds the sequences after which parsing may pause.
+    prescan: Prescan,
     /// Windows in a row searched without finding a run.
     misses: usize,
     /// Bytes still to go to vte without a search (see [`MAX_MISSES`]).
@@ -71,11 +77,66 @@ impl Feeder {
     /// Ends a synchronized update, showing what it held back.
     pub fn stop_sync<L: EventListener>(&mut self, term: &mut Term<L>) {
         self.in_ground = false;
-        let mut forward = Forward::new(term, &mut self.active_charset);
+        let mut forward = Forward::new(term, &mut self.mirror);
         self.processor.stop_sync(&mut forward);
     }
 
-    /// Parses `bytes` into `term`, as `Processor::advance` would.
+    /// The work parsing asked of the terminal since the last call, in cells (see
+    /// [`Mirror::take_work`]): how the parser bounds a hold of the lock whatever a sequence
+    /// asks for.
+    pub fn take_work(&mut self) -> u64 {
+        self.mirror.take_work()
+    }
+
+    /// OSC strings dropped so far for being longer than [`prescan::MAX_OSC_BYTES`].
+    pub fn osc_dropped(&self) -> u64 {
+        self.prescan.dropped
+    }
+
+    /// Parses `bytes` into `term`, as `Processor::advance` would, within the caps of
+    /// [`limits`] and [`prescan`].
+    pub fn advance<L: EventListener>(&mut self, term: &mut Term<L>, bytes: &[u8]) {
+        self.advance_within(term, bytes, u64::MAX);
+    }
+
+    /// Parses the start of `bytes` until they are all parsed or the work done (see
+    /// [`take_work`](Self::take_work)) is over `budget`; returns how many bytes were parsed.
+    /// The work is checked after each REP and DECALN, the sequences that do much for few
+    /// bytes, so one call does at most `budget` plus one such sequence's work.
+    pub fn advance_within<L: EventListener>(
+        &mut self,
+        term: &mut Term<L>,
+        bytes: &[u8],
+        budget: u64,
+    ) -> usize {
+        let mut parsed = 0;
+        while parsed < bytes.len() {
+            let rest = &bytes[parsed..];
+            parsed += match self.prescan.step(rest) {
+                Step::Pass(n) => {
+                    self.advance_text(term, &rest[..n]);
+                    n
+                }
+                Step::Held(n) | Step::Skip(n) => n,
+                Step::Release(n) => {
+                    let held = self.prescan.take_held();
+                    self.parse_unknown(term, &held);
+                    self.prescan.recycle(held);
+                    n
+                }
+                Step::Abort(n) => {
+                    self.parse_unknown(term, prescan::ABORT);
+                    n
+                }
+            };
+            if self.mirror.work() > budget {
+                break;
+            }
+        }
+        parsed
+    }
+
+    /// Parses `bytes` (no OSC string in them) into `term`, as `Processor::advance` would.
     ///
     /// Runs of printable ASCII long enough to be worth it are found first ([`runs`]). Whatever
     /// precedes a run goes to vte; then the run's first byte goes to vte *alone*, and if vte
@@ -92,7 +153,7 @@ impl Feeder {
     /// reads cut the stream anywhere. The one thing piece boundaries change in vte is *when*
     /// an unfinished UTF-8 sequence at the end of a piece is shown (with the next byte), never
     /// what is shown.
-    pub fn advance<L: EventListener>(&mut self, term: &mut Term<L>, bytes: &[u8]) {
+    fn advance_text<L: EventListener>(&mut self, term: &mut Term<L>, bytes: &[u8]) {
         let mut rest = bytes;
         while !rest.is_empty() {
             if self.unsearched > 0 {
@@ -133,7 +194,7 @@ impl Feeder {
                 continue;
             };
             self.in_ground = true;
-            if ascii::can_write(term, self.active_charset) {
+            if ascii::can_write(term, self.mirror.active_charset) {
                 ascii::write(term, text);
             } else {
                 self.parse(term, text);
@@ -147,7 +208,7 @@ impl Feeder {
         if bytes.is_empty() {
             return;
         }
-        let mut forward = Forward::new(term, &mut self.active_charset);
+        let mut forward = Forward::new(term, &mut self.mirror);
         self.processor.advance(&mut forward, bytes);
     }
 
@@ -159,7 +220,7 @@ impl Feeder {
 
     /// Parses one printable byte alone; true if vte printed it (so it is now in ground state).
     fn probe<L: EventListener>(&mut self, term: &mut Term<L>, byte: u8) -> bool {
-        let mut forward = Forward::new(term, &mut self.active_charset);
+        let mut forward = Forward::new(term, &mut self.mirror);
         forward.watch_for(byte as char);
         self.processor.advance(&mut forward, &[byte]);
         forward.saw_watched()

@@ -10,4 +10,4 @@ mod paste;
 
 pub use keyboard::{Key, KeyAction, KeyPress, Keypad, Modifier, Mods, Named, encode_key};
 pub use mouse::{MouseButton, MouseEvent, encode_mouse, reporting};
-pub use paste::encode_paste;
+pub use paste::{encode_paste, is_unsafe_paste};

@@ -111,7 +111,7 @@ pub fn load(explicit: Option<&Path>) -> Loaded {
     let Some(path) = path else {
         return loaded;
     };
-    let text = match std::fs::read_to_string(&path) {
+    let text = match read_file(&path) {
         Ok(text) => text,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound && explicit.is_none() => {
             loaded.path = None;
@@ -128,6 +128,37 @@ pub fn load(explicit: Option<&Path>) -> Loaded {
     loaded.config = config;
     loaded.problems = problems;
     loaded
+}
+
+/// The largest configuration file read. A real one is a few KiB; without a cap, a path that
+/// named /dev/zero read until memory ran out.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+
+/// Reads the configuration file: only a regular file (a FIFO would block start-up forever, a
+/// device could be endless) of at most [`MAX_FILE_BYTES`].
+fn read_file(path: &Path) -> std::io::Result<String> {
+    use std::io::{Error, ErrorKind, Read};
+    // Following links, as opening it would; stat does not block on a FIFO, open would.
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        let what = if meta.is_dir() {
+            "a directory"
+        } else {
+            "not a regular file"
+        };
+        return Err(Error::new(ErrorKind::InvalidInput, what));
+    }
+    let mut text = String::new();
+    std::fs::File::open(path)?
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_string(&mut text)?;
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err(Error::new(
+            ErrorKind::InvalidData,
+            format!("larger than {} KiB", MAX_FILE_BYTES >> 10),
+        ));
+    }
+    Ok(text)
 }
 
 /// Parses a file's text; returns the configuration and the problems found.
@@ -222,6 +253,31 @@ mod tests {
         assert_eq!(config, Config::default());
         assert_eq!(problems.len(), 1);
         assert!(problems[0].starts_with("not valid TOML"), "{problems:?}");
+    }
+
+    #[test]
+    fn only_regular_files_of_bounded_size_are_read() {
+        let dir = std::env::temp_dir().join(format!("sluice-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let problem = |path: &Path| {
+            let loaded = load(Some(path));
+            assert_eq!(loaded.config, Config::default());
+            assert_eq!(loaded.problems.len(), 1, "{:?}", loaded.problems);
+            loaded.problems[0].clone()
+        };
+        assert!(problem(Path::new("/dev/zero")).contains("not a regular file"));
+        assert!(problem(&dir).contains("a directory"));
+        let fifo = dir.join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.unwrap().success());
+        assert!(
+            problem(&fifo).contains("not a regular file"),
+            "a FIFO never blocks"
+        );
+        let big = dir.join("big.toml");
+        std::fs::write(&big, "#".repeat(MAX_FILE_BYTES as usize + 1)).unwrap();
+        assert!(problem(&big).contains("larger than 1024 KiB"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -126,6 +126,8 @@ struct TermWindow {
     reload_at: Option<Instant>,
     /// The command line, whose options win over the file's on every reload.
     cli: Cli,
+    /// Whether the terminal's failure (its parser panicked) has been shown.
+    failure_shown: bool,
     _config_watcher: Option<config::ConfigWatcher>,
 }
 
@@ -322,12 +324,23 @@ impl TermWindow {
             autoscroll_at: None,
             reload_at: None,
             cli: cli.clone(),
+            failure_shown: false,
             _config_watcher: config_watcher,
         })
     }
 
     fn handle_term_events(&mut self) {
-        while let Ok(event) = self.session.terminal.events().try_recv() {
+        if let Some(failure) = self.session.terminal.failure()
+            && !self.failure_shown
+        {
+            // The screen stays as it was; the title says why it no longer changes.
+            self.failure_shown = true;
+            self.window
+                .set_title(&format!("Sluice: the terminal failed ({failure})"));
+            self.window
+                .request_user_attention(Some(UserAttentionType::Critical));
+        }
+        for event in self.session.terminal.take_events() {
             match event {
                 TermEvent::Title(title) => self.window.set_title(&title),
                 TermEvent::ResetTitle => self.window.set_title("Sluice"),

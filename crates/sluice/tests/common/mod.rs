@@ -25,11 +25,7 @@ impl Run {
 }
 
 fn finish(output: Output) -> Run {
-    let run = Run {
-        code: output.status.code(),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    };
+    let run = finish_allowing_panic(output);
     assert!(
         !run.stderr.contains("panicked"),
         "sluice panicked:\n{}",
@@ -38,16 +34,32 @@ fn finish(output: Output) -> Run {
     run
 }
 
-/// Runs `sluice --headless ARGS…`.
-pub fn sluice(args: &[&str]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_sluice"))
+fn finish_allowing_panic(output: Output) -> Run {
+    Run {
+        code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+fn headless(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sluice"))
         .arg("--headless")
         .args(args)
         // No configuration file but the one a test passes: the defaults are what is tested.
         .env("XDG_CONFIG_HOME", "/nonexistent/sluice-tests")
         .output()
-        .expect("sluice runs");
-    finish(output)
+        .expect("sluice runs")
+}
+
+/// Runs `sluice --headless ARGS…`; fails the test if anything in it panicked.
+pub fn sluice(args: &[&str]) -> Run {
+    finish(headless(args))
+}
+
+/// Runs `sluice --headless ARGS…`, for tests of panics that must be contained.
+pub fn sluice_allowing_panic(args: &[&str]) -> Run {
+    finish_allowing_panic(headless(args))
 }
 
 /// Runs `sluice --headless OPTIONS -e sh -c SCRIPT`.

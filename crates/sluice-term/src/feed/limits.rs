@@ -1,0 +1,213 @@
+//! What one program's output may make the terminal hold, and the state `Term` keeps private
+//! that the caps need to know.
+//!
+//! alacritty_terminal keeps whatever it is sent: every combining mark on a cell, a title or a
+//! link target of any length, and a kitty keyboard stack whose overflow handling panics
+//! (FINDINGS.md). Each cap here is applied in [`Forward`](super::forward::Forward), on the way
+//! from vte to `Term`, so `Term` only ever sees what it can hold. OSC strings as a whole are
+//! capped before vte ([`super::prescan`]).
+
+use alacritty_terminal::event::EventListener;
+use alacritty_terminal::term::{Term, TermMode};
+use alacritty_terminal::vte::ansi::{CharsetIndex, Handler, Hyperlink};
+
+/// The longest window title kept, in bytes; longer ones are cut at a character boundary.
+///
+/// A title over ~16.7 MB makes winit's X11 backend panic (MaximumRequestLengthExceeded), and a
+/// title bar shows a few hundred characters at most; 4 KiB is plenty for any real title.
+pub const MAX_TITLE_BYTES: usize = 4096;
+
+/// How many titles the title stack (`CSI 22 t`) keeps; further pushes are ignored.
+///
+/// alacritty_terminal keeps 4,096, which with [`MAX_TITLE_BYTES`] could be 16 MiB per terminal.
+/// Programs push once when they start and pop when they end (vim, tmux), so a depth of 64 is
+/// far beyond real nesting.
+pub const MAX_TITLE_STACK: usize = 64;
+
+/// The most combining (zero-width) characters one cell keeps; more are dropped.
+///
+/// Unicode's Stream-Safe Text Format (UAX #15) never needs more than 30 non-starters in a row,
+/// so no text in any script needs more. Without a cap, a million marks on one cell cost 820 MB
+/// in a window, and the renderer reshaped all of them every frame.
+pub const MAX_COMBINING_PER_CELL: usize = 30;
+
+/// The longest OSC 8 link target (and link id) kept, in bytes; a longer link is not a link.
+///
+/// Each run of linked cells shares its target, but a program can start a new link on every
+/// cell, so this bounds what a cell of the scrollback can hold. 2,048 bytes is the limit of
+/// the sitemaps protocol and of what browsers have long been safe with; real links are shorter.
+pub const MAX_URI_BYTES: usize = 2048;
+
+/// alacritty_terminal's `KEYBOARD_MODE_STACK_MAX_DEPTH`. Its `push_keyboard_mode` removes from
+/// the title stack instead of its own once its stack is this deep, and panics when the title
+/// stack is empty: 4,097 `CSI > 1 u` were enough (0.26).
+const TERM_KEYBOARD_STACK_MAX: usize = 4096;
+
+/// State `Term` keeps private and the feed needs: the active charset (for the ASCII fast path),
+/// the depths of the keyboard mode stacks and of the title stack (for the caps), and how much
+/// work the calls since the last [`take_work`](Self::take_work) asked for.
+///
+/// Every call that changes them passes through [`Forward`](super::forward::Forward).
+#[derive(Debug, Default)]
+pub(crate) struct Mirror {
+    pub(crate) active_charset: CharsetIndex,
+    keyboard_depth: usize,
+    /// The other screen's stack: `Term` keeps one per screen and swaps them with the screen.
+    inactive_keyboard_depth: usize,
+    title_depth: usize,
+    work: u64,
+}
+
+impl Mirror {
+    /// Cells written or cleared by calls that do much for few bytes (REP, DECALN), and one per
+    /// character printed through `Term::input`, since the last call.
+    pub(crate) fn take_work(&mut self) -> u64 {
+        std::mem::take(&mut self.work)
+    }
+
+    /// The work counted since the last [`take_work`](Self::take_work).
+    pub(crate) fn work(&self) -> u64 {
+        self.work
+    }
+
+    pub(super) fn add_work(&mut self, cells: u64) {
+        self.work += cells;
+    }
+
+    /// Makes room for one more keyboard mode, if the stack is full, by popping its top: the
+    /// mode pushed next is then the active one, as the program expects. (The kitty protocol
+    /// says the oldest entry goes; `Term` offers no way to remove it.)
+    pub(super) fn before_keyboard_push<L: EventListener>(&mut self, term: &mut Term<L>) {
+        if self.keyboard_depth >= TERM_KEYBOARD_STACK_MAX {
+            term.pop_keyboard_modes(1);
+            self.keyboard_depth -= 1;
+        }
+        self.keyboard_depth += 1;
+    }
+
+    pub(super) fn keyboard_popped(&mut self, count: u16) {
+        self.keyboard_depth = self.keyboard_depth.saturating_sub(count as usize);
+    }
+
+    /// Whether a title push may go through; counts it if so.
+    pub(super) fn title_push_allowed(&mut self) -> bool {
+        let allowed = self.title_depth < MAX_TITLE_STACK;
+        self.title_depth += allowed as usize;
+        allowed
+    }
+
+    pub(super) fn title_popped(&mut self) {
+        self.title_depth = self.title_depth.saturating_sub(1);
+    }
+
+    /// Follows a screen switch: `Term` swaps the keyboard stacks with the screens.
+    pub(super) fn screen_switched(&mut self) {
+        std::mem::swap(&mut self.keyboard_depth, &mut self.inactive_keyboard_depth);
+    }
+
+    /// RIS: `Term` empties every stack and goes back to G0.
+    pub(super) fn reset(&mut self) {
+        *self = Self {
+            work: self.work,
+            ..Self::default()
+        };
+    }
+}
+
+/// Runs `call`, then tells `mirror` if it switched screens.
+pub(super) fn watch_screen<L: EventListener>(
+    term: &mut Term<L>,
+    mirror: &mut Mirror,
+    call: impl FnOnce(&mut Term<L>),
+) {
+    let alt = term.mode().contains(TermMode::ALT_SCREEN);
+    call(term);
+    if term.mode().contains(TermMode::ALT_SCREEN) != alt {
+        mirror.screen_switched();
+    }
+}
+
+/// `title` cut to [`MAX_TITLE_BYTES`] at a character boundary.
+pub(super) fn cap_title(mut title: String) -> String {
+    if title.len() > MAX_TITLE_BYTES {
+        let mut end = MAX_TITLE_BYTES;
+        while !title.is_char_boundary(end) {
+            end -= 1;
+        }
+        title.truncate(end);
+    }
+    title
+}
+
+/// The link, unless its target or id is longer than [`MAX_URI_BYTES`].
+pub(super) fn cap_hyperlink(link: Option<Hyperlink>) -> Option<Hyperlink> {
+    link.filter(|l| {
+        l.uri.len() <= MAX_URI_BYTES && l.id.as_ref().is_none_or(|id| id.len() <= MAX_URI_BYTES)
+    })
+}
+
+/// Whether `Term::input(c)` would add a combining mark to a cell that already holds
+/// [`MAX_COMBINING_PER_CELL`] of them. Finds the cell as `Term::input` does.
+pub(super) fn combining_cell_full<L: EventListener>(term: &Term<L>, c: char) -> bool {
+    use unicode_width::UnicodeWidthChar;
+    if c.is_ascii() || c.width() != Some(0) {
+        return false;
+    }
+    let grid = term.grid();
+    let cursor = &grid.cursor;
+    let line = cursor.point.line;
+    let mut column = cursor.point.column;
+    if !cursor.input_needs_wrap {
+        column.0 = column.saturating_sub(1);
+    }
+    let row = &grid[line];
+    if row[column]
+        .flags
+        .contains(alacritty_terminal::term::cell::Flags::WIDE_CHAR_SPACER)
+    {
+        column.0 = column.saturating_sub(1);
+    }
+    row[column]
+        .zerowidth()
+        .is_some_and(|marks| marks.len() >= MAX_COMBINING_PER_CELL)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn titles_are_cut_at_a_character_boundary() {
+        let title = "é".repeat(MAX_TITLE_BYTES); // two bytes each
+        let capped = cap_title(title);
+        assert_eq!(capped.len(), MAX_TITLE_BYTES);
+        let odd = format!("x{}", "é".repeat(MAX_TITLE_BYTES));
+        let capped = cap_title(odd);
+        assert_eq!(capped.len(), MAX_TITLE_BYTES - 1);
+        assert_eq!(cap_title("short".into()), "short");
+    }
+
+    #[test]
+    fn long_links_are_not_links() {
+        let link = |uri: usize, id: usize| Hyperlink {
+            id: (id > 0).then(|| "i".repeat(id)),
+            uri: "u".repeat(uri),
+        };
+        assert!(cap_hyperlink(Some(link(MAX_URI_BYTES, 0))).is_some());
+        assert!(cap_hyperlink(Some(link(MAX_URI_BYTES + 1, 0))).is_none());
+        assert!(cap_hyperlink(Some(link(10, MAX_URI_BYTES + 1))).is_none());
+        assert!(cap_hyperlink(None).is_none());
+    }
+
+    #[test]
+    fn the_title_stack_stops_at_its_cap() {
+        let mut mirror = Mirror::default();
+        let allowed = (0..MAX_TITLE_STACK + 10)
+            .filter(|_| mirror.title_push_allowed())
+            .count();
+        assert_eq!(allowed, MAX_TITLE_STACK);
+        mirror.title_popped();
+        assert!(mirror.title_push_allowed());
+        assert!(!mirror.title_push_allowed());
+    }
+}

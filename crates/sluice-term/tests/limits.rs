@@ -1,0 +1,91 @@
+//! The caps of `sluice_term::limits`, through the `Feeder` into a real `Term`: what output asks
+//! beyond them is refused without a panic, and what is within them behaves as before.
+
+use alacritty_terminal::event::VoidListener;
+use alacritty_terminal::term::test::TermSize;
+use alacritty_terminal::term::{Config, Term, TermMode};
+use sluice_term::{Feeder, limits};
+
+fn term() -> Term<VoidListener> {
+    let config = Config {
+        kitty_keyboard: true,
+        ..Config::default()
+    };
+    Term::new(config, &TermSize::new(20, 5), VoidListener)
+}
+
+fn push(times: usize, flags: u8) -> Vec<u8> {
+    format!("\x1b[>{flags}u").repeat(times).into_bytes()
+}
+
+/// alacritty_terminal 0.26 panicked on the 4,097th push (it removed from the empty title
+/// stack). Sluice keeps the stack below that, with the newest push active.
+#[test]
+fn pushing_past_the_keyboard_stack_panics_no_more() {
+    let mut term = term();
+    let mut feeder = Feeder::new();
+    feeder.advance(&mut term, &push(5000, 1));
+    feeder.advance(&mut term, &push(1, 8));
+    assert!(
+        term.mode().contains(TermMode::REPORT_ALL_KEYS_AS_ESC),
+        "the last push is the active mode"
+    );
+    feeder.advance(&mut term, b"\x1b[<1u");
+    assert!(term.mode().contains(TermMode::DISAMBIGUATE_ESC_CODES));
+    assert!(!term.mode().contains(TermMode::REPORT_ALL_KEYS_AS_ESC));
+}
+
+/// Each screen has its own stack in `Term`; the mirror follows the switch both ways, or a full
+/// main stack seen as empty after coming back from the alternate screen would panic again.
+#[test]
+fn the_keyboard_stacks_follow_the_screen_switch() {
+    let mut term = term();
+    let mut feeder = Feeder::new();
+    // Fill the alternate screen's stack, empty the main one's, then push on the alternate
+    // screen again: counted as one stack, this push would reach Term's broken branch.
+    feeder.advance(&mut term, b"\x1b[?1049h");
+    feeder.advance(&mut term, &push(4096, 1));
+    feeder.advance(&mut term, b"\x1b[?1049l\x1b[<4096u\x1b[?1049h");
+    feeder.advance(&mut term, &push(1, 4));
+    assert!(term.mode().contains(TermMode::REPORT_ALTERNATE_KEYS));
+    feeder.advance(&mut term, b"\x1b[?1049l");
+    feeder.advance(&mut term, &push(4100, 2));
+    assert!(term.mode().contains(TermMode::REPORT_EVENT_TYPES));
+    // RIS empties both stacks, as in Term.
+    feeder.advance(&mut term, b"\x1bc");
+    feeder.advance(&mut term, &push(4097, 1));
+}
+
+#[test]
+fn titles_and_links_over_their_caps_are_cut_or_dropped() {
+    let mut term = term();
+    let mut feeder = Feeder::new();
+    let long_uri = format!("https://x/{}", "a".repeat(limits::MAX_URI_BYTES));
+    let bytes = format!("\x1b]8;;{long_uri}\x1b\\L\x1b]8;;https://ok\x1b\\K");
+    feeder.advance(&mut term, bytes.as_bytes());
+    let row = &term.grid()[alacritty_terminal::index::Line(0)];
+    assert!(
+        row[alacritty_terminal::index::Column(0)]
+            .hyperlink()
+            .is_none()
+    );
+    assert_eq!(
+        row[alacritty_terminal::index::Column(1)]
+            .hyperlink()
+            .map(|l| l.uri().to_owned()),
+        Some("https://ok".to_owned())
+    );
+}
+
+#[test]
+fn work_is_counted_and_a_budget_stops_after_rep() {
+    let mut term = term();
+    let mut feeder = Feeder::new();
+    let bytes = b"x\x1b[60000by\x1b[60000bz";
+    // The first REP goes over a budget of 1,000: parsing stops right after it.
+    let parsed = feeder.advance_within(&mut term, bytes, 1000);
+    assert_eq!(&bytes[..parsed], b"x\x1b[60000b");
+    assert!(feeder.take_work() >= 60_000);
+    let rest = feeder.advance_within(&mut term, &bytes[parsed..], u64::MAX);
+    assert_eq!(parsed + rest, bytes.len());
+}
