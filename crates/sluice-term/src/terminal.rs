@@ -23,7 +23,7 @@ use crate::snapshot::Snapshot;
 pub type Wake = Arc<dyn Fn() + Send + Sync>;
 
 /// How to set the terminal up.
-#[derive(Clone)]
+#[derive(Clone, PartialEq)]
 pub struct TerminalOptions {
     pub size: WinSize,
     /// Lines of history kept above the screen.
@@ -32,6 +32,9 @@ pub struct TerminalOptions {
     /// Whether OSC 52 may read the clipboard. Off by default: a program could otherwise read
     /// whatever the user last copied, passwords included.
     pub osc52_read: bool,
+    /// Whether OSC 52 may write the clipboard. On by default, as in every terminal that has
+    /// OSC 52; each write is capped by the OSC string cap (`limits::MAX_OSC_BYTES`).
+    pub osc52_write: bool,
     /// Characters that end a word for double-click selection.
     pub word_separators: String,
     /// Compute a digest of every byte parsed (see [`TermStatsSnapshot::digest`]). Off by
@@ -53,6 +56,7 @@ impl Default for TerminalOptions {
             scrollback: 10_000,
             palette: Palette::default(),
             osc52_read: false,
+            osc52_write: true,
             word_separators: DEFAULT_WORD_SEPARATORS.to_owned(),
             digest: false,
             debug_parse_rate: None,
@@ -70,10 +74,11 @@ pub const DEFAULT_WORD_SEPARATORS: &str = ",│`|:\"' ()[]{}<>\t";
 fn term_config(options: &TerminalOptions) -> Config {
     Config {
         scrolling_history: options.scrollback,
-        osc52: if options.osc52_read {
-            Osc52::CopyPaste
-        } else {
-            Osc52::OnlyCopy
+        osc52: match (options.osc52_write, options.osc52_read) {
+            (true, true) => Osc52::CopyPaste,
+            (true, false) => Osc52::OnlyCopy,
+            (false, true) => Osc52::OnlyPaste,
+            (false, false) => Osc52::Disabled,
         },
         semantic_escape_chars: options.word_separators.clone(),
         // Programs push kitty keyboard flags only if the terminal answers the query;
@@ -228,7 +233,7 @@ impl Terminal {
     }
 
     /// Applies new options to the running terminal (a configuration reload): the history
-    /// length, the word separators and OSC 52 reading. The size, palette and test knobs are
+    /// length, the word separators and OSC 52 reading and writing. The size, palette and test knobs are
     /// fixed at start.
     pub fn reconfigure(&self, options: &TerminalOptions) {
         self.term.lock().set_options(term_config(options));

@@ -38,13 +38,10 @@ pub fn run(cli: &Cli, config: &Config) -> anyhow::Result<i32> {
         ..PtyOptions::default()
     };
     let terminal_options = TerminalOptions {
-        scrollback: config.history,
-        word_separators: config.word_separators.clone(),
-        osc52_read: config.osc52_read,
         digest: cli.digest,
         debug_parse_rate: cli.debug_parse_rate,
         debug_parser_panic: cli.debug_parser_panic,
-        ..TerminalOptions::default()
+        ..config.terminal_options()
     };
     let Session {
         mut terminal,

@@ -25,8 +25,12 @@ pub struct Config {
     pub history: usize,
     /// Characters that end a word for double-click selection.
     pub word_separators: String,
-    /// Whether OSC 52 may read the clipboard (writing is always allowed).
+    /// Whether OSC 52 may read the clipboard.
     pub osc52_read: bool,
+    /// Whether OSC 52 may write the clipboard.
+    pub osc52_write: bool,
+    /// When to ask before pasting.
+    pub paste_confirm: ConfirmPaste,
     /// Whether ^S/^Q pause and resume output (IXON). Off: ^S reaches the program.
     pub flow_control: bool,
     /// URL schemes that Ctrl+click opens.
@@ -49,6 +53,10 @@ impl Default for Config {
             history: 10_000,
             word_separators: sluice_term::DEFAULT_WORD_SEPARATORS.to_owned(),
             osc52_read: false,
+            // Programs copying to the clipboard (tmux, vim over ssh) is what OSC 52 is for;
+            // each write is at most what one OSC string holds (768 KiB of text).
+            osc52_write: true,
+            paste_confirm: ConfirmPaste::IfUnsafe,
             flow_control: false,
             // `file:` is left out: a file link opened by the desktop's opener can run a
             // program (a .desktop file), and a program's output should not be able to do that
@@ -61,6 +69,45 @@ impl Default for Config {
             // Alacritty's and kitty's choice: long enough not to be noticed while working.
             blink_timeout_s: 5.0,
             metrics_overlay: false,
+        }
+    }
+}
+
+/// When to ask before pasting (`paste.confirm`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ConfirmPaste {
+    /// Before every paste.
+    Always,
+    /// Before a paste with a line break or a control character that the program did not ask
+    /// to receive as a bracketed paste.
+    #[default]
+    IfUnsafe,
+    /// Never.
+    Never,
+}
+
+impl ConfirmPaste {
+    /// Whether to ask before pasting `text` into a program with `bracketed` paste on or off.
+    pub fn asks(self, text: &str, bracketed: bool) -> bool {
+        match self {
+            ConfirmPaste::Always => true,
+            ConfirmPaste::IfUnsafe => !bracketed && sluice_term::input::is_unsafe_paste(text),
+            ConfirmPaste::Never => false,
+        }
+    }
+}
+
+impl Config {
+    /// The terminal's options this configuration sets (history, selection, OSC 52); the rest
+    /// are the terminal's defaults.
+    pub fn terminal_options(&self) -> sluice_term::TerminalOptions {
+        sluice_term::TerminalOptions {
+            scrollback: self.history,
+            word_separators: self.word_separators.clone(),
+            osc52_read: self.osc52_read,
+            osc52_write: self.osc52_write,
+            ..sluice_term::TerminalOptions::default()
         }
     }
 }
@@ -189,6 +236,8 @@ pub fn parse(text: &str) -> (Config, Vec<String>) {
     r.read("scrolling.history", &mut c.history, within(0..=1_000_000));
     r.read("selection.word_separators", &mut c.word_separators, any);
     r.read("terminal.osc52_read", &mut c.osc52_read, any);
+    r.read("terminal.osc52_write", &mut c.osc52_write, any);
+    r.read("paste.confirm", &mut c.paste_confirm, any);
     r.read("terminal.flow_control", &mut c.flow_control, any);
     r.read("links.schemes", &mut c.link_schemes, any);
     r.read("links.opener", &mut c.link_opener, |o: &String| {
@@ -228,11 +277,14 @@ mod tests {
             blink_timeout = -3
             [bell]
             visul = false
+            [paste]
+            confirm = "always"
             "#,
         );
         assert_eq!(config.font_size, 14.5);
         assert_eq!(config.font_family.as_deref(), Some("Noto Sans Mono"));
         assert_eq!(config.link_schemes, ["https"]);
+        assert_eq!(config.paste_confirm, ConfirmPaste::Always);
         assert_eq!(config.history, 10_000, "wrong type keeps the default");
         assert_eq!(
             config.blink_timeout_s, 5.0,

@@ -73,6 +73,9 @@ impl TermWindow {
             d.marks.extend(search.marks(&self.session.terminal));
             d.labels.push(search.label(rows, cols, fg, bg));
         }
+        if let Some(bar) = &self.paste_confirm {
+            d.labels.push(bar.label(rows, cols, fg, bg));
+        }
         if let Some(link) = &self.hovered_link {
             d.marks
                 .extend(link.spans.iter().map(|&s| (s, Mark::Underline)));

@@ -12,6 +12,7 @@ use winit::window::CursorIcon;
 
 use super::bindings::{self, Action};
 use super::mouse::{AUTOSCROLL_INTERVAL, LINES_PER_NOTCH};
+use super::paste_confirm::Choice;
 use super::search::SearchBar;
 use super::{TermWindow, keys, links};
 
@@ -20,6 +21,18 @@ impl TermWindow {
         let pressed = event.state == ElementState::Pressed;
         if pressed {
             self.blink.input(Instant::now());
+        }
+        if let Some(bar) = &mut self.paste_confirm {
+            // Every key answers the question or is ignored: nothing reaches the program while
+            // it is open.
+            if pressed && let Some(choice) = bar.answer(&event.logical_key) {
+                self.paste_confirm = None;
+                if let Choice::Paste(text) = choice {
+                    self.paste_now(&text);
+                }
+                self.request_frame();
+            }
+            return;
         }
         if let Some(action) = bindings::action(&event.key_without_modifiers(), self.modifiers) {
             // The release of a bound key is swallowed too, so a program using the kitty

@@ -18,6 +18,7 @@ mod links;
 mod mouse;
 mod overlay;
 mod pacing;
+mod paste_confirm;
 mod reload;
 mod search;
 mod timers;
@@ -28,7 +29,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use sluice_pty::{PtyOptions, WinSize};
 use sluice_render::{FontConfig, Gpu, Renderer, WindowSurface};
-use sluice_term::{ClipboardKind, Snapshot, SnapshotModes, TermEvent, TerminalOptions};
+use sluice_term::{ClipboardKind, Snapshot, SnapshotModes, TermEvent};
 use winit::application::ApplicationHandler;
 use winit::dpi::{LogicalSize, PhysicalSize};
 use winit::event::WindowEvent;
@@ -114,6 +115,8 @@ struct TermWindow {
     mouse: Mouse,
     clipboard: Clipboard,
     search: Option<SearchBar>,
+    /// A paste waiting for the user to confirm it (`paste.confirm`).
+    paste_confirm: Option<paste_confirm::PasteConfirm>,
     hovered_link: Option<Link>,
     /// The input method's uncommitted text, drawn at the cursor.
     preedit: Option<String>,
@@ -268,12 +271,7 @@ impl TermWindow {
                 flow_control: config.flow_control,
                 ..PtyOptions::default()
             },
-            TerminalOptions {
-                scrollback: config.history,
-                word_separators: config.word_separators.clone(),
-                osc52_read: config.osc52_read,
-                ..TerminalOptions::default()
-            },
+            config.terminal_options(),
             Arc::new(move || {
                 let _ = wake_proxy.send_event(UserEvent::Wakeup);
             }),
@@ -316,6 +314,7 @@ impl TermWindow {
             mouse: Mouse::default(),
             clipboard: Clipboard::new(),
             search: None,
+            paste_confirm: None,
             hovered_link: None,
             preedit: None,
             frozen: false,
@@ -454,7 +453,18 @@ impl TermWindow {
         self.paste(&text);
     }
 
+    /// Pastes `text`, or first asks whether to, as `paste.confirm` says.
     fn paste(&mut self, text: &str) {
+        let bracketed = self.snapshot.modes.contains(SnapshotModes::BRACKETED_PASTE);
+        if self.config.paste_confirm.asks(text, bracketed) {
+            self.paste_confirm = Some(paste_confirm::PasteConfirm::new(text.to_owned()));
+            self.request_frame();
+            return;
+        }
+        self.paste_now(text);
+    }
+
+    fn paste_now(&mut self, text: &str) {
         let bracketed = self.snapshot.modes.contains(SnapshotModes::BRACKETED_PASTE);
         let bytes = sluice_term::input::encode_paste(text, bracketed);
         self.scroll_to_bottom();

@@ -5,8 +5,6 @@
 
 use std::time::{Duration, Instant};
 
-use sluice_term::TerminalOptions;
-
 use super::TermWindow;
 use crate::config::{self, Config};
 
@@ -39,15 +37,9 @@ impl TermWindow {
             self.font.family = new.font_family.clone();
             self.set_font_points(new.font_size, self.window.scale_factor());
         }
-        if (new.history, &new.word_separators, new.osc52_read)
-            != (old.history, &old.word_separators, old.osc52_read)
-        {
-            self.session.terminal.reconfigure(&TerminalOptions {
-                scrollback: new.history,
-                word_separators: new.word_separators.clone(),
-                osc52_read: new.osc52_read,
-                ..TerminalOptions::default()
-            });
+        let terminal = new.terminal_options();
+        if terminal != old.terminal_options() {
+            self.session.terminal.reconfigure(&terminal);
         }
         if new.metrics_overlay != self.overlay.is_some()
             && new.metrics_overlay != old.metrics_overlay
