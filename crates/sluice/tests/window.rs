@@ -314,6 +314,15 @@ fn ctrl_click_opens_urls_and_osc8_links_of_allowed_schemes_only() {
     ctrl_click(8, 1); // https://example.com/x
     ctrl_click(35, 1); // file:///etc/passwd: not an allowed scheme
     ctrl_click(2, 2); // the OSC 8 link behind "click here"
+    // Hovered, the OSC 8 link's target shows in a bar across the bottom row (the foreground
+    // colour behind " https://example.org/osc8 ", 26 cells) before anything is clicked.
+    let (w, h, rgba) = screenshot(&s.x.display, &s.window, &s.dir.join("target.png"));
+    let (band, row) = longest_band(w, h, &rgba, [0xc5, 0xc8, 0xc6, 255]);
+    let (cell_width, cell_height) = x11::cell_size();
+    assert!(
+        band >= 20 * cell_width && row >= 4 + 9 * cell_height,
+        "the link's target is shown on the bottom row ({band} px at row {row})"
+    );
     // A plain click on a link selects; it does not open.
     s.point_at(10, 1);
     s.xdotool(&["click", "1"]);

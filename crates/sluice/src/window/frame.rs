@@ -79,6 +79,7 @@ impl TermWindow {
         if let Some(link) = &self.hovered_link {
             d.marks
                 .extend(link.spans.iter().map(|&s| (s, Mark::Underline)));
+            d.labels.extend(link.target_label(rows, cols, fg, bg));
         }
         if let (Some(text), Some(cursor)) = (&self.preedit, self.snapshot.cursor) {
             d.labels.push(Label {

@@ -221,6 +221,7 @@ impl TermWindow {
             .map(|h| links::Link {
                 uri: h.uri,
                 spans: h.spans,
+                hyperlink: true,
             })
             .or_else(|| links::url_at(&self.snapshot.lines, cell.row, cell.col));
         if link != self.hovered_link {

@@ -1,13 +1,16 @@
 //! Links on screen: URLs found in the text, and OSC 8 hyperlinks programs print.
 //!
 //! A link under the pointer is underlined; Ctrl+click opens it with the configured opener,
-//! but only if its scheme is in the allowed list (see `Config::link_schemes`).
+//! but only if its scheme is in the allowed list (see `Config::link_schemes`). An OSC 8 link's
+//! text can say anything, so its target is shown in a status line while it is hovered, before
+//! the click.
 
 use std::process::{Command, Stdio};
 use std::sync::LazyLock;
 
 use regex::Regex;
-use sluice_term::{CellFlags, RenderCell, RowSpan};
+use sluice_render::Label;
+use sluice_term::{CellFlags, RenderCell, Rgb, RowSpan};
 
 /// URLs as they appear in text: a known scheme, then anything but blanks, controls, quotes
 /// and the brackets that usually enclose a URL in prose.
@@ -23,6 +26,42 @@ static URL: LazyLock<Regex> = LazyLock::new(|| {
 pub struct Link {
     pub uri: String,
     pub spans: Vec<RowSpan>,
+    /// An OSC 8 hyperlink, whose text need not be its target (a URL in the text is its own).
+    pub hyperlink: bool,
+}
+
+impl Link {
+    /// The status line that shows where an OSC 8 link goes: across the bottom row, or the top
+    /// one when the link itself is on the bottom row. `None` for a URL in the text.
+    pub fn target_label(&self, rows: usize, cols: usize, fg: Rgb, bg: Rgb) -> Option<Label> {
+        if !self.hyperlink || cols == 0 {
+            return None;
+        }
+        let bottom = rows.saturating_sub(1);
+        let row = if self.spans.iter().any(|s| s.row == bottom) {
+            0
+        } else {
+            bottom
+        };
+        // Shown as text, never as controls: a C1 character is a '?'.
+        let target: String = self
+            .uri
+            .chars()
+            .map(|c| if c.is_control() { '?' } else { c })
+            .collect();
+        let mut text = format!(" {target} ");
+        if text.chars().count() > cols {
+            text = text.chars().take(cols - 1).chain(['…']).collect();
+        }
+        Some(Label {
+            row,
+            col: 0,
+            text,
+            fg: bg,
+            bg: fg,
+            underline: false,
+        })
+    }
 }
 
 /// The URL under cell (`col`, `row`) of the screen, if any. A URL wrapped across rows (the
@@ -68,6 +107,7 @@ pub fn url_at(lines: &[Vec<RenderCell>], row: usize, col: usize) -> Option<Link>
         ((start..=end).contains(&(row, col))).then(|| Link {
             uri: uri.to_owned(),
             spans: spans(start, end, lines),
+            hyperlink: false,
         })
     })
 }
@@ -104,11 +144,29 @@ fn trim_trailing(mut uri: &str) -> &str {
 }
 
 /// Whether `uri`'s scheme is one the user allows to be opened.
+///
+/// A `mailto:` link that attaches a file (`attach=`, `attachment=`, which some mail clients
+/// honour) is never opened: one click would mail a local file, `~/.ssh/id_ed25519` say, to
+/// whoever printed the link.
 pub fn allowed(uri: &str, schemes: &[String]) -> bool {
-    let Some((scheme, _)) = uri.split_once(':') else {
+    let Some((scheme, rest)) = uri.split_once(':') else {
         return false;
     };
+    if scheme.eq_ignore_ascii_case("mailto") && attaches_a_file(rest) {
+        return false;
+    }
     schemes.iter().any(|s| s.eq_ignore_ascii_case(scheme))
+}
+
+/// Whether a mailto link's query names an attachment.
+fn attaches_a_file(mailto: &str) -> bool {
+    let Some((_, query)) = mailto.split_once('?') else {
+        return false;
+    };
+    query.split('&').any(|field| {
+        let name = field.split_once('=').map_or(field, |(name, _)| name);
+        name.eq_ignore_ascii_case("attach") || name.eq_ignore_ascii_case("attachment")
+    })
 }
 
 /// Opens `uri` with `opener`, detached; the child is reaped by a thread of its own.
@@ -183,6 +241,7 @@ mod tests {
         let expected = Link {
             uri: "https://example.com/long".into(),
             spans: vec![span(1, 3, 12), span(2, 0, 12), span(3, 0, 3)],
+            hyperlink: false,
         };
         for (row, col) in [(1, 5), (2, 0), (3, 2)] {
             let found = url_at(&lines, row, col);
@@ -204,5 +263,40 @@ mod tests {
         assert!(!allowed("file:///etc/passwd", &schemes));
         assert!(!allowed("javascript:alert(1)", &schemes));
         assert!(!allowed("no-scheme", &schemes));
+        assert!(allowed("mailto:a@b?subject=hi&body=x", &schemes));
+        assert!(!allowed(
+            "mailto:a@b?subject=hi&attach=/home/u/.ssh/id_rsa",
+            &schemes
+        ));
+        assert!(!allowed(
+            "MAILTO:a@b?ATTACHMENT=file:///etc/shadow",
+            &schemes
+        ));
+    }
+
+    #[test]
+    fn an_osc8_target_is_shown_away_from_the_link_and_as_text() {
+        let black = Rgb { r: 0, g: 0, b: 0 };
+        let link = |row, uri: &str, hyperlink| Link {
+            uri: uri.to_owned(),
+            spans: vec![span(row, 0, 4)],
+            hyperlink,
+        };
+        let label = link(2, "https://evil.example/\u{9b}x", true)
+            .target_label(10, 40, black, black)
+            .unwrap();
+        assert_eq!(
+            (label.row, label.text.as_str()),
+            (9, " https://evil.example/?x ")
+        );
+        let on_bottom = link(9, "https://a", true).target_label(10, 40, black, black);
+        assert_eq!(on_bottom.unwrap().row, 0, "not over the link itself");
+        let long = link(0, &"x".repeat(100), true).target_label(10, 20, black, black);
+        assert_eq!(long.unwrap().text.chars().count(), 20);
+        assert!(
+            link(0, "https://a", false)
+                .target_label(10, 40, black, black)
+                .is_none()
+        );
     }
 }
