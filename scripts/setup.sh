@@ -11,6 +11,8 @@ packages=(
   libwayland-client0 libwayland-egl1 libwayland-cursor0                  # winit on Wayland
   xvfb xdotool imagemagick  # tests: a real window on a virtual display, driven and photographed
   fonts-dejavu-core fonts-noto-color-emoji fonts-noto-cjk  # fallback fonts the tests look at
+  g++                       # the fuzz targets: libfuzzer-sys compiles libFuzzer (C++)
+  bash                      # tests: bash 5's bracketed paste, the paste-injection test
 )
 
 missing=()

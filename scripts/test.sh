@@ -5,5 +5,8 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-$(mktemp -d)}
 cargo fmt --all -- --check
+cargo fmt --manifest-path fuzz/Cargo.toml -- --check
 cargo clippy -j 2 --all-targets -- -D warnings
 cargo test -j 2 --all-targets
+# Every fuzz target for a short, fixed time from its seed corpus (fuzz/README.md).
+fuzz/run.sh "${SLUICE_FUZZ_SECONDS:-20}"

@@ -28,6 +28,8 @@ mod select;
 mod session;
 mod snapshot;
 mod terminal;
+#[doc(hidden)]
+pub mod testing;
 mod x10;
 
 pub use alacritty_terminal;

@@ -6,7 +6,7 @@
 use alacritty_terminal::grid::Dimensions;
 use alacritty_terminal::index::{Column, Line, Point, Side};
 use alacritty_terminal::selection::{Selection, SelectionType};
-use alacritty_terminal::term::{Config, Term};
+use alacritty_terminal::term::Term;
 use sluice_pty::WinSize;
 
 use crate::dump::{self, DumpFormat};
@@ -14,7 +14,7 @@ use crate::feed::Feeder;
 use crate::listener::EventQueue;
 use crate::palette::Palette;
 use crate::snapshot::Snapshot;
-use crate::terminal::GridSize;
+use crate::terminal::{GridSize, TerminalOptions, term_config};
 
 /// A Term fed by hand.
 pub struct Replay {
@@ -24,11 +24,13 @@ pub struct Replay {
 }
 
 impl Replay {
+    /// A terminal configured as a running [`Terminal`](crate::Terminal) with the default
+    /// options is (the kitty keyboard protocol on, OSC 52 reads off), with `scrollback` lines.
     pub fn new(cols: u16, rows: u16, scrollback: usize) -> Self {
-        let config = Config {
-            scrolling_history: scrollback,
-            ..Config::default()
-        };
+        let config = term_config(&TerminalOptions {
+            scrollback,
+            ..TerminalOptions::default()
+        });
         let term = Term::new(
             config,
             &GridSize(WinSize::cells(cols, rows)),
@@ -74,6 +76,11 @@ impl Replay {
 
     pub fn dump(&self, format: DumpFormat, scrollback: bool) -> String {
         dump::dump(&self.term, &self.palette, format, scrollback)
+    }
+
+    /// The terminal itself, for tests and fuzz targets that compare it with another.
+    pub fn term_mut(&mut self) -> &mut Term<EventQueue> {
+        &mut self.term
     }
 
     pub fn columns(&self) -> usize {

@@ -71,7 +71,7 @@ impl Default for TerminalOptions {
 pub const DEFAULT_WORD_SEPARATORS: &str = ",│`|:\"' ()[]{}<>\t";
 
 /// alacritty_terminal's configuration for `options`.
-fn term_config(options: &TerminalOptions) -> Config {
+pub(crate) fn term_config(options: &TerminalOptions) -> Config {
     Config {
         scrolling_history: options.scrollback,
         osc52: match (options.osc52_write, options.osc52_read) {

@@ -9,10 +9,10 @@
 
 use alacritty_terminal::event::VoidListener;
 use alacritty_terminal::grid::Dimensions;
-use alacritty_terminal::index::Line;
 use alacritty_terminal::term::test::TermSize;
-use alacritty_terminal::term::{Config, Term, TermDamage};
+use alacritty_terminal::term::{Config, Term};
 use alacritty_terminal::vte::ansi::{Processor, StdSyncHandler};
+use sluice_term::testing::{first_difference, term_state};
 use sluice_term::{Feeder, limits};
 
 /// xorshift64*: deterministic, so a failure names its seed.
@@ -125,49 +125,11 @@ fn new_term(cols: usize, rows: usize, scrollback: usize) -> Term<VoidListener> {
     Term::new(config, &TermSize::new(cols, rows), VoidListener)
 }
 
-/// Everything `Term` shows of itself: every row with its scrollback, the cursor (and the saved
-/// one), modes and the damage collected.
-///
-/// Of each cell's combining marks only the first `marks` count: the feed keeps at most
-/// `MAX_COMBINING_PER_CELL` a cell (a cap, not a difference of the fast path), so the plain
-/// side is compared as if it had kept the same.
-fn state(term: &mut Term<VoidListener>, marks: usize) -> String {
-    let mut out = format!(
-        "mode {:?}\ncursor {:?}\nsaved {:?}\n",
-        term.mode(),
-        term.grid().cursor,
-        term.grid().saved_cursor
-    );
-    out += &match term.damage() {
-        TermDamage::Full => "damage full\n".to_string(),
-        TermDamage::Partial(lines) => format!("damage {:?}\n", lines.collect::<Vec<_>>()),
-    };
-    let grid = term.grid();
-    for line in grid.topmost_line().0..=grid.bottommost_line().0 {
-        out += &format!("{line}");
-        for cell in &grid[Line(line)][..] {
-            let zerowidth = cell.zerowidth().unwrap_or_default();
-            out += &format!(
-                " [{:?} {:?} {:?} {:?} {:?} {:?} {:?}]",
-                cell.c,
-                cell.fg,
-                cell.bg,
-                cell.flags,
-                &zerowidth[..zerowidth.len().min(marks)],
-                cell.underline_color(),
-                cell.hyperlink(),
-            );
-        }
-        out += "\n";
-    }
-    out
-}
-
 /// The two sides' states, the plain one within the feed's caps.
 fn states(plain: &mut Term<VoidListener>, fast: &mut Term<VoidListener>) -> (String, String) {
     (
-        state(plain, limits::MAX_COMBINING_PER_CELL),
-        state(fast, usize::MAX),
+        term_state(plain, limits::MAX_COMBINING_PER_CELL),
+        term_state(fast, usize::MAX),
     )
 }
 
@@ -188,17 +150,8 @@ fn assert_same(seed: u64, cols: usize, rows: usize, scrollback: usize) {
         rest = tail;
     }
     let (expected, got) = states(&mut plain, &mut fast);
-    if expected != got {
-        let line = expected
-            .lines()
-            .zip(got.lines())
-            .position(|(a, b)| a != b)
-            .unwrap_or(0);
-        panic!(
-            "seed {seed}, {cols}x{rows}: first difference at line {line}\nplain: {}\nfast:  {}",
-            expected.lines().nth(line).unwrap_or(""),
-            got.lines().nth(line).unwrap_or("")
-        );
+    if let Some(difference) = first_difference(&expected, &got) {
+        panic!("seed {seed}, {cols}x{rows}: {difference}");
     }
 }
 

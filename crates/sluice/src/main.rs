@@ -1,7 +1,6 @@
 //! `sluice`: the terminal emulator that is never the slow reader.
 
 mod cli;
-mod config;
 mod headless;
 mod metrics;
 mod window;
@@ -9,6 +8,9 @@ mod window;
 use std::process::ExitCode;
 
 use clap::Parser as _;
+// The configuration reader is a crate of its own (no window, no GPU), so that tests and the
+// fuzz targets reach it cheaply.
+use sluice_config as config;
 
 use crate::cli::Cli;
 

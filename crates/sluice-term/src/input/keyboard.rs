@@ -20,6 +20,7 @@ use alacritty_terminal::term::TermMode;
 
 /// Modifier keys held.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct Mods {
     pub shift: bool,
     pub alt: bool,
@@ -47,6 +48,7 @@ impl Mods {
 
 /// Keys with a name rather than a character.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum Named {
     Enter,
     Tab,
@@ -74,6 +76,7 @@ pub enum Named {
 
 /// Keys on the numeric keypad (with Num Lock on; without it they are [`Named`] keys).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum Keypad {
     Digit(u8),
     Decimal,
@@ -87,6 +90,7 @@ pub enum Keypad {
 
 /// The modifier keys themselves, which only the kitty protocol reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum Modifier {
     LeftShift,
     LeftCtrl,
@@ -100,6 +104,7 @@ pub enum Modifier {
 
 /// A key, as the layout names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum Key {
     /// A key that types a character: the character it types without modifiers ('a' for
     /// Shift+A, '1' for Shift+1).
@@ -110,6 +115,7 @@ pub enum Key {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum KeyAction {
     #[default]
     Press,
@@ -129,13 +135,16 @@ pub struct KeyPress<'a> {
 
 /// The bytes a key event sends to the program, or `None` when it sends nothing.
 pub fn encode_key(press: &KeyPress<'_>, modes: TermMode) -> Option<Vec<u8>> {
-    if modes.intersects(TermMode::KITTY_KEYBOARD_PROTOCOL) {
+    let bytes = if modes.intersects(TermMode::KITTY_KEYBOARD_PROTOCOL) {
         kitty::encode(press, modes)
     } else if press.action == KeyAction::Release {
         None
     } else {
         legacy::encode(press, modes)
-    }
+    };
+    // A key whose text is empty (the fuzz target found Shift+Super+keypad '=' with text ""
+    // in application keypad mode) sends nothing, and says so.
+    bytes.filter(|b| !b.is_empty())
 }
 
 /// How a functional key is written in xterm's encoding.

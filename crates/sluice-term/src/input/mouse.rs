@@ -14,6 +14,7 @@ use alacritty_terminal::term::TermMode;
 use super::keyboard::Mods;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum MouseButton {
     Left,
     Middle,
@@ -54,6 +55,7 @@ impl MouseButton {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum MouseEvent {
     Press(MouseButton),
     Release(MouseButton),

@@ -83,22 +83,6 @@ fn one_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::ConfirmPaste;
-
-    #[test]
-    fn the_policy_asks_only_when_it_should() {
-        let cases = [
-            (ConfirmPaste::IfUnsafe, "ls -la", false, false),
-            (ConfirmPaste::IfUnsafe, "rm -rf ~\n", false, true),
-            (ConfirmPaste::IfUnsafe, "a\x03b", false, true),
-            (ConfirmPaste::IfUnsafe, "rm -rf ~\n", true, false),
-            (ConfirmPaste::Always, "ls", true, true),
-            (ConfirmPaste::Never, "rm -rf ~\n", false, false),
-        ];
-        for (policy, text, bracketed, asks) in cases {
-            assert_eq!(policy.asks(text, bracketed), asks, "{policy:?} {text:?}");
-        }
-    }
 
     #[test]
     fn keys_answer_the_question() {

@@ -358,3 +358,21 @@ fn kitty_report_all_keys() {
         KeyAction::Press,
     );
 }
+
+/// Found by the `keys` fuzz target: a key whose text is empty encoded to `Some([])`.
+#[test]
+fn a_key_that_types_nothing_sends_nothing() {
+    let press = KeyPress {
+        key: Key::Keypad(Keypad::Equal),
+        text: Some(""),
+        mods: Mods {
+            shift: true,
+            super_key: true,
+            ..Mods::NONE
+        },
+        action: KeyAction::Press,
+    };
+    for modes in [TermMode::APP_KEYPAD, TermMode::empty()] {
+        assert_eq!(encode_key(&press, modes), None, "{modes:?}");
+    }
+}

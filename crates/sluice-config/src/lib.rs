@@ -333,6 +333,21 @@ mod tests {
     }
 
     #[test]
+    fn the_policy_asks_only_when_it_should() {
+        let cases = [
+            (ConfirmPaste::IfUnsafe, "ls -la", false, false),
+            (ConfirmPaste::IfUnsafe, "rm -rf ~\n", false, true),
+            (ConfirmPaste::IfUnsafe, "a\x03b", false, true),
+            (ConfirmPaste::IfUnsafe, "rm -rf ~\n", true, false),
+            (ConfirmPaste::Always, "ls", true, true),
+            (ConfirmPaste::Never, "rm -rf ~\n", false, false),
+        ];
+        for (policy, text, bracketed, asks) in cases {
+            assert_eq!(policy.asks(text, bracketed), asks, "{policy:?} {text:?}");
+        }
+    }
+
+    #[test]
     fn an_empty_file_is_the_defaults() {
         assert_eq!(parse(""), (Config::default(), vec![]));
     }

@@ -1,0 +1,62 @@
+//! For tests and fuzz targets that compare two terminals: everything a `Term` shows of itself
+//! as text, so that two can be compared and the first difference named.
+
+use alacritty_terminal::event::EventListener;
+use alacritty_terminal::grid::Dimensions;
+use alacritty_terminal::index::Line;
+use alacritty_terminal::term::{Term, TermDamage};
+
+/// Every row with its scrollback, the cursor (and the saved one), the modes and the damage
+/// collected (which it resets).
+///
+/// Of each cell's combining marks only the first `marks` count: Sluice's feed keeps at most
+/// [`MAX_COMBINING_PER_CELL`](crate::limits::MAX_COMBINING_PER_CELL) a cell (a cap), so a
+/// plain `Term` is compared as if it had kept the same.
+pub fn term_state<L: EventListener>(term: &mut Term<L>, marks: usize) -> String {
+    let mut out = format!(
+        "mode {:?}\ncursor {:?}\nsaved {:?}\n",
+        term.mode(),
+        term.grid().cursor,
+        term.grid().saved_cursor
+    );
+    out += &match term.damage() {
+        TermDamage::Full => "damage full\n".to_string(),
+        TermDamage::Partial(lines) => format!("damage {:?}\n", lines.collect::<Vec<_>>()),
+    };
+    let grid = term.grid();
+    for line in grid.topmost_line().0..=grid.bottommost_line().0 {
+        out += &format!("{line}");
+        for cell in &grid[Line(line)][..] {
+            let zerowidth = cell.zerowidth().unwrap_or_default();
+            out += &format!(
+                " [{:?} {:?} {:?} {:?} {:?} {:?} {:?}]",
+                cell.c,
+                cell.fg,
+                cell.bg,
+                cell.flags,
+                &zerowidth[..zerowidth.len().min(marks)],
+                cell.underline_color(),
+                cell.hyperlink(),
+            );
+        }
+        out += "\n";
+    }
+    out
+}
+
+/// The first line at which `expected` and `got` differ, both sides, for a failure message.
+pub fn first_difference(expected: &str, got: &str) -> Option<String> {
+    if expected == got {
+        return None;
+    }
+    let line = expected
+        .lines()
+        .zip(got.lines())
+        .position(|(a, b)| a != b)
+        .unwrap_or(0);
+    Some(format!(
+        "first difference at line {line}\nplain: {}\nfast:  {}",
+        expected.lines().nth(line).unwrap_or(""),
+        got.lines().nth(line).unwrap_or("")
+    ))
+}
