@@ -180,3 +180,48 @@ fn snapshot_damage_covers_only_changed_rows() {
 fn libc_sigint() -> i32 {
     2
 }
+
+/// A hundred resizes during a flood of wide and combining text: no panic, every byte parsed,
+/// and the screen the program draws last is the one a replay of the same bytes at the final
+/// size shows.
+#[test]
+fn resizing_during_a_flood_of_wide_text_loses_nothing() {
+    let line = "漢字かな表示🎉é\u{301}a\u{300}\u{301}\u{302} wide and combining text ";
+    let last = "\x1b[2J\x1b[Hfinal 漢字 🎉 e\u{301}\u{302} screen\r\nsecond row";
+    // The flood goes on until the resizes are over (the test creates `go`), then the last
+    // screen is drawn: drawn during the resizes, growing the grid would rightly pull history
+    // back into view.
+    let go = std::env::temp_dir().join(format!("sluice-resize-{}", std::process::id()));
+    let _ = std::fs::remove_file(&go);
+    let script = format!(
+        "i=0; while [ ! -e {go} ]; do printf '%s %s\\n' $i '{line}'; i=$((i+1)); done; \
+         printf '{last}'; sleep 0.5",
+        go = go.display()
+    );
+    let mut h = Harness::start(&script, WinSize::cells(80, 24));
+    for i in 0..100u16 {
+        let size = WinSize::cells(20 + (i * 7) % 100, 5 + (i * 3) % 30);
+        h.terminal.resize(size);
+        h.pty.resize(size).unwrap();
+        std::thread::sleep(Duration::from_millis(3));
+    }
+    let (cols, rows) = (57, 13);
+    h.terminal.resize(WinSize::cells(cols, rows));
+    h.pty.resize(WinSize::cells(cols, rows)).unwrap();
+    std::fs::write(&go, "").unwrap();
+    h.pty.wait_exit(Some(Duration::from_secs(60))).unwrap();
+    std::fs::remove_file(&go).unwrap();
+    h.pty
+        .drain_after_exit(Duration::from_millis(200), Duration::from_secs(2));
+    h.terminal.wait_parsed();
+    assert_eq!(
+        h.terminal.stats().bytes_parsed,
+        h.pty.stats().snapshot().bytes_read,
+        "every byte read was parsed"
+    );
+    let mut replay = sluice_term::Replay::new(cols, rows, 0);
+    replay.feed(last.as_bytes());
+    let expected = replay.dump(sluice_term::DumpFormat::Text, false);
+    let got = h.terminal.dump(sluice_term::DumpFormat::Text, false);
+    assert_eq!(got, expected);
+}

@@ -372,3 +372,33 @@ fn a_changed_configuration_file_applies_at_once() {
         "the bad value is reported"
     );
 }
+
+/// A title over ~16.7 MB made winit's X11 backend panic and took the process down. Now the
+/// whole OSC string is dropped (over the 1 MiB cap), and a long title that fits is cut to
+/// 4 KiB before it reaches the window system.
+#[test]
+fn huge_titles_cannot_take_the_window_down() {
+    let s = Sluice::start("titles", &["--size", "60x8", "-e", "sh"]);
+    std::fs::write(
+        s.dir.join("titles.sh"),
+        "printf '\\033]2;'; head -c 20000000 /dev/zero | tr '\\0' t; printf '\\007'\n\
+         printf '\\033]2;'; head -c 100000 /dev/zero | tr '\\0' T; printf '\\007'\n\
+         touch titled\n",
+    )
+    .unwrap();
+    s.type_line("sh titles.sh");
+    wait_until(Duration::from_secs(60), || s.dir.join("titled").exists())
+        .unwrap_or_else(|()| panic!("the script ran\n{}", s.log()));
+    let mut name = String::new();
+    let done = wait_until(Duration::from_secs(10), || {
+        name = s.xdotool(&["getwindowname", &s.window]);
+        name.starts_with('T')
+    });
+    assert!(
+        done.is_ok(),
+        "the window has the second title: {:.80}",
+        name
+    );
+    assert_eq!(name.len(), sluice_term::limits::MAX_TITLE_BYTES);
+    assert!(name.chars().all(|c| c == 'T'));
+}

@@ -75,28 +75,40 @@ impl Prescan {
     pub(super) fn step(&mut self, bytes: &[u8]) -> Step {
         debug_assert!(!bytes.is_empty());
         match self.state {
-            // Passes everything up to an ESC that may start an OSC string, so that ordinary
-            // escape sequences (a colour every few words) cost a memchr, not a step each.
+            // Passes everything up to an ESC that may start an OSC string. Ordinary escape
+            // sequences (a colour on every character) cost a look at the byte after them: a CSI
+            // sequence's parameters are read only when a `b` (REP's final byte) comes before
+            // the next ESC, which `b_at` (the next `b`, searched once per `b`) tells.
             State::Scan => {
-                let mut from = 0;
-                loop {
-                    let Some(i) = memchr::memchr(ESC, &bytes[from..]) else {
-                        return Step::Pass(bytes.len());
-                    };
-                    let esc = from + i;
+                let mut escs = memchr::memchr_iter(ESC, bytes).peekable();
+                let mut b_at = 0;
+                while let Some(esc) = escs.next() {
                     match bytes.get(esc + 1) {
-                        Some(&next) if !keeps_escape(next) => {
-                            if let Some(len) = expansive_len(&bytes[esc..]) {
-                                return Step::Pass(esc + len);
+                        Some(b'[') => {
+                            if b_at < esc + 2 {
+                                b_at = memchr::memchr(b'b', &bytes[esc + 2..])
+                                    .map_or(bytes.len(), |i| esc + 2 + i);
                             }
-                            from = esc + 1;
+                            let next_esc = escs.peek().copied().unwrap_or(bytes.len());
+                            if b_at < next_esc
+                                && let Some(len) = rep_len(&bytes[esc + 2..])
+                            {
+                                return Step::Pass(esc + 2 + len);
+                            }
                         }
+                        Some(b'#') if bytes.get(esc + 2) == Some(&b'8') => {
+                            return Step::Pass(esc + 3);
+                        }
+                        Some(&next) if !keeps_escape(next) => {}
+                        // The end of the bytes, `]`, or a byte that leaves vte in its escape
+                        // state: what comes next decides.
                         _ => {
                             self.state = State::AfterEsc;
                             return Step::Pass(esc + 1);
                         }
                     }
                 }
+                Step::Pass(bytes.len())
             }
             State::AfterEsc => match bytes[0] {
                 b']' => {
@@ -163,21 +175,15 @@ impl Prescan {
     }
 }
 
-/// If `seq` (starting at ESC) starts with REP or DECALN, its length: such a sequence ends a
-/// pass. Ordinary CSI sequences (SGR every few words) cost a scan of their parameters here.
-fn expansive_len(seq: &[u8]) -> Option<usize> {
-    match seq.get(1)? {
-        b'#' => (seq.get(2) == Some(&b'8')).then_some(3),
-        b'[' => {
-            // Parameters (digits, ';' and ':') then the final byte; a private marker or an
-            // intermediate makes it some other sequence.
-            let params = seq[2..]
-                .iter()
-                .position(|b| !matches!(b, b'0'..=b'9' | b';' | b':'))?;
-            (seq[2 + params] == b'b').then_some(2 + params + 1)
-        }
-        _ => None,
-    }
+/// If `params` (what follows `ESC [`) is REP's parameters and final byte, their length: REP
+/// ends a pass. Ordinary CSI sequences (SGR every few words) cost a scan of their parameters.
+fn rep_len(params: &[u8]) -> Option<usize> {
+    // Digits, ';' and ':' then the final byte; a private marker or an intermediate makes it
+    // some other sequence. Cut off by the end of the bytes, it is not known to be one.
+    let end = params
+        .iter()
+        .position(|b| !matches!(b, b'0'..=b'9' | b';' | b':'))?;
+    (params[end] == b'b').then_some(end + 1)
 }
 
 /// Whether `byte`, after ESC, leaves vte in its escape state or starts an OSC string: `]`, ESC
@@ -289,7 +295,9 @@ mod tests {
         ];
         assert_eq!(passes, expected);
         // A sequence cut off at the end of the bytes is not known to be one; it passes.
-        assert_eq!(expansive_len(b"\x1b[12"), None);
+        assert_eq!(rep_len(b"12"), None);
+        assert_eq!(rep_len(b"12;3b"), Some(5));
+        assert_eq!(rep_len(b"?5b"), None);
     }
 
     #[test]
