@@ -164,7 +164,8 @@ fn headless_ends_although_a_background_job_keeps_writing() {
         pid = pid_file.display()
     );
     let started = Instant::now();
-    let run = sh(&["--size", "20x5"], &script);
+    // With the history: the job's ticks scroll "started" off a small screen.
+    let run = sh(&["--size", "20x5", "--scrollback"], &script);
     let took = started.elapsed();
     if let Ok(pid) = std::fs::read_to_string(&pid_file) {
         let _ = std::process::Command::new("kill").arg(pid.trim()).status();

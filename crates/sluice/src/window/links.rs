@@ -53,14 +53,7 @@ impl Link {
         if text.chars().count() > cols {
             text = text.chars().take(cols - 1).chain(['…']).collect();
         }
-        Some(Label {
-            row,
-            col: 0,
-            text,
-            fg: bg,
-            bg: fg,
-            underline: false,
-        })
+        Some(super::bar::bar(row, text, cols, fg, bg))
     }
 }
 
@@ -286,9 +279,10 @@ mod tests {
             .target_label(10, 40, black, black)
             .unwrap();
         assert_eq!(
-            (label.row, label.text.as_str()),
-            (9, " https://evil.example/?x ")
+            (label.row, label.text.trim_end()),
+            (9, " https://evil.example/?x")
         );
+        assert_eq!(label.text.chars().count(), 40, "across the row");
         let on_bottom = link(9, "https://a", true).target_label(10, 40, black, black);
         assert_eq!(on_bottom.unwrap().row, 0, "not over the link itself");
         let long = link(0, &"x".repeat(100), true).target_label(10, 20, black, black);

@@ -8,6 +8,7 @@
 //! that something visible needs (a blinking cursor before its timeout, the bell, a selection
 //! autoscrolling, the metrics overlay while there is activity).
 
+mod bar;
 mod bindings;
 mod blink;
 mod clipboard;

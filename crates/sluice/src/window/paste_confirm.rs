@@ -57,17 +57,8 @@ impl PasteConfirm {
             (n, false) => format!("Paste {n} lines?"),
             (n, true) => format!("Paste {n} lines with control characters?"),
         };
-        let mut text = format!("{what}  Enter/p: paste  o: as one line  Esc/c: cancel");
-        let width = text.chars().count();
-        text.extend(std::iter::repeat_n(' ', cols.saturating_sub(width)));
-        Label {
-            row: rows.saturating_sub(1),
-            col: 0,
-            text,
-            fg: bg,
-            bg: fg,
-            underline: false,
-        }
+        let text = format!("{what}  Enter/p: paste  o: as one line  Esc/c: cancel");
+        super::bar::bar(rows.saturating_sub(1), text, cols, fg, bg)
     }
 }
 

@@ -98,17 +98,7 @@ impl SearchBar {
             Status::NotFound => "  (no match)".to_owned(),
             Status::Invalid => "  (incomplete pattern)".to_owned(),
         };
-        let mut text = format!("Search: {}{note}", self.query);
-        let width = text.chars().count();
-        text.extend(std::iter::repeat_n(' ', cols.saturating_sub(width)));
-        Label {
-            row: rows.saturating_sub(1),
-            col: 0,
-            text,
-            // The bar is drawn in inverted colours so it reads as part of the window.
-            fg: bg,
-            bg: fg,
-            underline: false,
-        }
+        let text = format!("Search: {}{note}", self.query);
+        super::bar::bar(rows.saturating_sub(1), text, cols, fg, bg)
     }
 }
