@@ -70,18 +70,6 @@ fn without_generated_link_ids(state: &str) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn generated_link_ids_compare_equal() {
-        let a = r#"id: "12_alacritty", uri: "x" id: "mine" id: "a_alacritty""#;
-        assert_eq!(
-            super::without_generated_link_ids(a),
-            r#"id: "(generated)", uri: "x" id: "mine" id: "a_alacritty""#
-        );
-    }
-}
-
 /// The first line at which `expected` and `got` differ, both sides, for a failure message.
 pub fn first_difference(expected: &str, got: &str) -> Option<String> {
     if expected == got {
@@ -97,4 +85,16 @@ pub fn first_difference(expected: &str, got: &str) -> Option<String> {
         expected.lines().nth(line).unwrap_or(""),
         got.lines().nth(line).unwrap_or("")
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn generated_link_ids_compare_equal() {
+        let a = r#"id: "12_alacritty", uri: "x" id: "mine" id: "a_alacritty""#;
+        assert_eq!(
+            super::without_generated_link_ids(a),
+            r#"id: "(generated)", uri: "x" id: "mine" id: "a_alacritty""#
+        );
+    }
 }
