@@ -4,18 +4,27 @@
 //! thread's time in two places inside alacritty_terminal: `Term::input`, called once per
 //! character (48% of the thread), and `Row::reset` (36%), which clears the row that scrolling
 //! recycles from the far end of the scrollback, memory untouched since ten thousand lines ago.
-//! This module takes both down without changing what the grid ends up holding:
+//! This module takes both down without changing what the grid ends up holding (within the caps
+//! below):
 //!
 //! - A run of printable ASCII is written into its row a row-segment at a time ([`ascii`]), with
 //!   the attributes `Term::input` would give each character, once the parser is known to be in
-//!   its ground state (see [`Feeder::advance`]). Everything else still goes through vte and
+//!   its ground state (see `Feeder::advance_text`). Everything else still goes through vte and
 //!   `Term`, so escape sequences, wide characters, insert mode, charsets and wrapping behave
 //!   exactly as alacritty_terminal defines them.
 //! - Each line feed prefetches the scrollback row that a later line feed will recycle
 //!   ([`ascii::prefetch_recycled_row`]), so the reset finds it in cache.
 //!
+//!
+//! It also keeps what output can make the terminal hold within caps ([`limits`]: titles, the
+//! title and keyboard stacks, combining marks, link targets), holds OSC strings back before vte
+//! and drops overlong ones whole ([`prescan`]), and counts the work each call asks for, so
+//! that the parser can stop after a REP or DECALN and let go of the lock
+//! ([`Feeder::advance_within`]).
+//!
 //! The reference tests (`tests/reference.rs`) and a differential test against plain vte and
-//! `Term` (`tests/feed.rs`) hold the two paths to the same grid.
+//! `Term` (`tests/feed.rs`, and the `feed` fuzz target) hold the two paths to the same grid,
+//! the plain side compared within the combining-mark cap.
 
 mod ascii;
 mod forward;
