@@ -75,7 +75,7 @@ impl FrameBench {
                 format!("\r\n{i:08} INFO transform module resolve cache worker asset graph")
                     .as_bytes(),
             ),
-            Change::Full => self.gpu.renderer.invalidate(),
+            Change::Full => self.gpu.view.invalidate(),
         }
     }
 

@@ -1,6 +1,5 @@
-// Copies the persistent frame texture onto the window's surface texture (the swapchain does
-// not keep the previous frame), placing it at the padding offset and filling the padding with
-// the background. The frame texture is a ring of rows: the screen's top row is at `origin.y`,
+// Draws one pane's persistent frame texture onto the window's surface texture at its place
+// (the window is cleared to the background first; pixels outside the pane are left alone). The frame texture is a ring of rows: the screen's top row is at `origin.y`,
 // and rows below the texture's end wrap around to its start.
 
 struct Blit {
@@ -8,7 +7,6 @@ struct Blit {
     frame_size: vec2<f32>,
     origin: vec2<f32>,
     pad: vec2<f32>,
-    background: vec4<f32>,
 };
 
 @group(0) @binding(0) var<uniform> blit: Blit;
@@ -25,7 +23,7 @@ fn vs_main(@builtin(vertex_index) index: u32) -> @builtin(position) vec4<f32> {
 fn fs_main(@builtin(position) position: vec4<f32>) -> @location(0) vec4<f32> {
     let p = position.xy - blit.offset;
     if p.x < 0.0 || p.y < 0.0 || p.x >= blit.frame_size.x || p.y >= blit.frame_size.y {
-        return blit.background;
+        discard;
     }
     let y = (floor(p.y) + blit.origin.y) % blit.frame_size.y;
     return textureLoad(frame, vec2<i32>(i32(floor(p.x)), i32(y)), 0);

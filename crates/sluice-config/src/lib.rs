@@ -43,6 +43,8 @@ pub struct Config {
     pub blink_timeout_s: f64,
     /// Show the metrics overlay from the start.
     pub metrics_overlay: bool,
+    /// When the tab bar is shown.
+    pub tab_bar: TabBar,
 }
 
 impl Default for Config {
@@ -69,6 +71,29 @@ impl Default for Config {
             // Alacritty's and kitty's choice: long enough not to be noticed while working.
             blink_timeout_s: 5.0,
             metrics_overlay: false,
+            tab_bar: TabBar::Auto,
+        }
+    }
+}
+
+/// When the tab bar is shown (`window.tab_bar`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TabBar {
+    /// While the window has two or more tabs (kitty's, Ghostty's and WezTerm's default: a
+    /// window with one tab looks like any terminal).
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+impl TabBar {
+    pub fn shown(self, tabs: usize) -> bool {
+        match self {
+            TabBar::Auto => tabs >= 2,
+            TabBar::Always => true,
+            TabBar::Never => false,
         }
     }
 }
@@ -254,6 +279,7 @@ pub fn parse(text: &str) -> (Config, Vec<String>) {
         within(0.0..=3600.0),
     );
     r.read("metrics.overlay", &mut c.metrics_overlay, any);
+    r.read("window.tab_bar", &mut c.tab_bar, any);
     r.report_unknown();
     (config, r.problems)
 }

@@ -29,6 +29,6 @@ pub use font::{CellMetrics, FontConfig};
 pub use gpu::Gpu;
 pub use image::Image;
 pub use offscreen::Offscreen;
-pub use renderer::{FrameReport, Renderer};
-pub use surface::{Presented, WindowSurface};
+pub use renderer::{FrameReport, PaneView, Renderer};
+pub use surface::{Placed, Presented, WindowSurface, preferred_format};
 pub use wgpu;

@@ -6,12 +6,13 @@ use crate::error::Result;
 use crate::font::FontConfig;
 use crate::gpu::Gpu;
 use crate::image::Image;
-use crate::renderer::{FrameReport, Renderer};
+use crate::renderer::{FrameReport, PaneView, Renderer};
 
-/// A GPU device and a renderer drawing into RGBA textures.
+/// A GPU device and a renderer drawing one view into RGBA textures.
 pub struct Offscreen {
     pub gpu: Gpu,
     pub renderer: Renderer,
+    pub view: PaneView,
 }
 
 impl Offscreen {
@@ -24,18 +25,28 @@ impl Offscreen {
             wgpu::TextureFormat::Rgba8Unorm,
             fonts,
         )?;
-        Ok(Self { gpu, renderer })
+        let view = renderer.new_view();
+        Ok(Self {
+            gpu,
+            renderer,
+            view,
+        })
     }
 
     /// Draws what changed in `snapshot`.
     pub fn render(&mut self, snapshot: &mut Snapshot) -> FrameReport {
-        self.renderer.render(snapshot)
+        self.renderer.render(&mut self.view, snapshot)
+    }
+
+    /// Reads the view's current frame back.
+    pub fn read_frame(&self) -> Result<Image> {
+        self.renderer.read_frame(&self.view)
     }
 
     /// Draws `snapshot` and reads the whole frame back.
     pub fn render_image(&mut self, snapshot: &mut Snapshot) -> Result<Image> {
-        self.renderer.render(snapshot);
-        self.renderer.read_frame()
+        self.render(snapshot);
+        self.read_frame()
     }
 
     /// Waits until the GPU has finished everything submitted (for timing whole frames).

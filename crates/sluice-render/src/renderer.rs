@@ -30,43 +30,26 @@ struct Globals {
     atlas_size: [f32; 2],
 }
 
-/// The frame texture, used as a ring of rows: viewport row `r` lives at texture row
-/// `(origin + r) % rows`. A scroll moves `origin` instead of moving pixels, so it costs no
-/// GPU work at all; the blit onto the window (and readback) start at `origin` and wrap.
-/// (A texture-to-texture copy was the first way: ~5 MB moved per scrolled frame at 160×50,
-/// most of a scroll's process time on lavapipe.)
-struct Frames {
-    texture: wgpu::Texture,
-    view: wgpu::TextureView,
-    width: u32,
-    height: u32,
-    rows: usize,
-    origin: usize,
-}
-
-/// Draws snapshots into a frame texture, redrawing only what changed.
+/// Draws snapshots into [`PaneView`]s, redrawing only what changed.
+///
+/// What is shared by every pane of every window lives here: the fonts and their glyph atlas,
+/// the pipeline and the instance buffer. What belongs to one pane's picture (its frame
+/// texture, the fingerprints of the rows drawn in it, its decorations, its focus) is in its
+/// [`PaneView`], so a second pane or window costs a texture, not a second atlas.
 pub struct Renderer {
     device: wgpu::Device,
     queue: wgpu::Queue,
     format: wgpu::TextureFormat,
     fonts: Fonts,
+    /// Bumped by every font change: a view whose frames were drawn with another font
+    /// starts afresh.
+    font_generation: u64,
     atlas: Atlas,
     pipeline: wgpu::RenderPipeline,
     bind_group_layout: wgpu::BindGroupLayout,
-    globals: wgpu::Buffer,
     instances: wgpu::Buffer,
     instance_capacity: usize,
-    frames: Option<Frames>,
-    bind_groups: Vec<wgpu::BindGroup>,
-    /// Fingerprint of each row as it is in the current frame texture.
-    drawn: Vec<u64>,
-    last_cursor_row: Option<usize>,
-    last_overlay: Option<Overlay>,
     scratch: Vec<Instance>,
-    decorations: Decorations,
-    decorations_changed: bool,
-    /// Whether the window has focus (an unfocused block cursor is drawn hollow).
-    pub focused: bool,
 }
 
 impl Renderer {
@@ -103,12 +86,6 @@ impl Renderer {
                 topology: wgpu::PrimitiveTopology::TriangleStrip,
             },
         );
-        let globals = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("cell globals"),
-            size: std::mem::size_of::<Globals>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
         let instance_capacity = 4096;
         let instances = Self::instance_buffer(device, instance_capacity);
         Ok(Self {
@@ -116,21 +93,13 @@ impl Renderer {
             queue: queue.clone(),
             format,
             fonts,
+            font_generation: 0,
             atlas,
             pipeline,
             bind_group_layout,
-            globals,
             instances,
             instance_capacity,
-            frames: None,
-            bind_groups: Vec::new(),
-            drawn: Vec::new(),
-            last_cursor_row: None,
-            last_overlay: None,
             scratch: Vec::new(),
-            decorations: Decorations::default(),
-            decorations_changed: false,
-            focused: true,
         })
     }
 
@@ -157,110 +126,113 @@ impl Renderer {
         )
     }
 
-    /// Changes the font (size or family). Everything is redrawn at the next frame.
+    /// Changes the font (size or family). Every view is redrawn whole at its next frame.
     pub fn set_font(&mut self, config: &FontConfig) -> Result<()> {
         self.fonts = Fonts::new(config)?;
         self.atlas.clear();
-        self.frames = None;
+        self.font_generation += 1;
         Ok(())
     }
 
-    /// Forgets what is drawn: the next frame redraws every row.
-    pub fn invalidate(&mut self) {
-        self.drawn.iter_mut().for_each(|h| *h = UNDRAWN);
+    /// A view with nothing drawn yet, for a new pane (or anything else drawn as cells).
+    pub fn new_view(&self) -> PaneView {
+        PaneView {
+            frames: None,
+            globals: self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("cell globals"),
+                size: std::mem::size_of::<Globals>() as u64,
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }),
+            bind_group: None,
+            drawn: Vec::new(),
+            last_cursor_row: None,
+            last_overlay: None,
+            decorations: Decorations::default(),
+            decorations_changed: false,
+            focused: true,
+        }
     }
 
-    fn ensure_frames(&mut self, cols: usize, rows: usize) {
+    fn ensure_frames(&self, view: &mut PaneView, cols: usize, rows: usize) {
         let (width, height) = self.frame_size(cols, rows);
-        if self
-            .frames
-            .as_ref()
-            .is_some_and(|f| f.width == width && f.height == height)
-        {
+        let row_height = self.fonts.metrics().height;
+        if view.frames.as_ref().is_some_and(|f| {
+            (f.width, f.height, f.font_generation) == (width, height, self.font_generation)
+        }) {
             return;
         }
-        let make = |label| {
-            self.device.create_texture(&wgpu::TextureDescriptor {
-                label: Some(label),
-                size: wgpu::Extent3d {
-                    width,
-                    height,
-                    depth_or_array_layers: 1,
-                },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format: self.format,
-                usage: wgpu::TextureUsages::RENDER_ATTACHMENT
-                    | wgpu::TextureUsages::TEXTURE_BINDING
-                    | wgpu::TextureUsages::COPY_SRC
-                    | wgpu::TextureUsages::COPY_DST,
-                view_formats: &[],
-            })
-        };
-        let texture = make("frame");
-        let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
-        self.frames = Some(Frames {
+        let texture = self.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("frame"),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: self.format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::TEXTURE_BINDING
+                | wgpu::TextureUsages::COPY_SRC
+                | wgpu::TextureUsages::COPY_DST,
+            view_formats: &[],
+        });
+        let texture_view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+        view.frames = Some(Frames {
             texture,
-            view,
+            view: texture_view,
             width,
             height,
             rows,
+            row_height,
             origin: 0,
+            font_generation: self.font_generation,
         });
-        self.drawn = vec![UNDRAWN; rows];
-        self.bind_groups.clear();
+        view.drawn = vec![UNDRAWN; rows];
         let globals = Globals {
             target_size: [width as f32, height as f32],
             atlas_size: [ATLAS_SIZE as f32; 2],
         };
         self.queue
-            .write_buffer(&self.globals, 0, bytemuck::bytes_of(&globals));
-        self.bind_groups
-            .push(self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("cell bind group"),
-                layout: &self.bind_group_layout,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: self.globals.as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: wgpu::BindingResource::TextureView(&self.atlas.view),
-                    },
-                ],
-            }));
+            .write_buffer(&view.globals, 0, bytemuck::bytes_of(&globals));
+        view.bind_group = Some(self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("cell bind group"),
+            layout: &self.bind_group_layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: view.globals.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::TextureView(&self.atlas.view),
+                },
+            ],
+        }));
     }
 
-    /// Sets what is drawn over the cells from the next frame on. Rows are redrawn only if
-    /// the decorations differ from the current ones.
-    pub fn set_decorations(&mut self, decorations: Decorations) {
-        if decorations != self.decorations {
-            self.decorations = decorations;
-            self.decorations_changed = true;
-        }
-    }
-
-    /// Draws what changed in `snapshot` since the last call (its damage is consumed).
-    pub fn render(&mut self, snapshot: &mut Snapshot) -> FrameReport {
+    /// Draws what changed in `snapshot` since the last call into `view` (the snapshot's
+    /// damage is consumed).
+    pub fn render(&mut self, view: &mut PaneView, snapshot: &mut Snapshot) -> FrameReport {
         let damage = snapshot.take_damage();
         let (cols, rows) = (snapshot.cols, snapshot.rows);
         if cols == 0 || rows == 0 {
             return FrameReport::default();
         }
-        self.ensure_frames(cols, rows);
+        self.ensure_frames(view, cols, rows);
 
         let overlay = Overlay {
             cursor: snapshot.cursor,
             selection: snapshot.selection,
-            focused: self.focused,
+            focused: view.focused,
         };
         let cursor_row = overlay.cursor.map(|c| c.row);
         let everything = damage.full
-            || std::mem::take(&mut self.decorations_changed)
-            || self.drawn.iter().all(|&h| h == UNDRAWN)
-            || self
+            || std::mem::take(&mut view.decorations_changed)
+            || view.drawn.iter().all(|&h| h == UNDRAWN)
+            || view
                 .last_overlay
                 .is_none_or(|o| o.selection != overlay.selection || o.focused != overlay.focused);
 
@@ -269,23 +241,18 @@ impl Renderer {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("frame"),
             });
+        let decorations = &view.decorations;
         let (shift, rows, new_hashes) = if everything {
             // Fingerprint every row and search for a scroll against what is drawn.
             let new: Vec<u64> = (0..rows)
-                .map(|r| damage::row_hash(snapshot, &overlay, &self.decorations, r))
+                .map(|r| damage::row_hash(snapshot, &overlay, decorations, r))
                 .collect();
-            let plan = damage::plan(&self.drawn, &new);
-            if plan.shift != 0 {
-                self.shift_frame(plan.shift, rows);
-            }
+            let plan = damage::plan(&view.drawn, &new);
             (plan.shift, plan.rows, Some(new))
         } else {
             // The snapshot knows what scrolled and what changed; the cursor's old and new rows
             // are added because the cursor is drawn, not part of the cells.
-            if damage.scroll != 0 {
-                self.shift_frame(damage.scroll, rows);
-            }
-            let moved_cursor = self.last_cursor_row.and_then(|r| {
+            let moved_cursor = view.last_cursor_row.and_then(|r| {
                 let r = r as i64 - damage.scroll as i64;
                 (0..rows as i64).contains(&r).then_some(r as usize)
             });
@@ -294,22 +261,32 @@ impl Renderer {
             candidates.extend(moved_cursor);
             candidates.sort_unstable();
             candidates.dedup();
-            candidates.retain(|&r| {
-                r < rows
-                    && damage::row_hash(snapshot, &overlay, &self.decorations, r) != self.drawn[r]
-            });
             (damage.scroll, candidates, None)
         };
-        self.last_cursor_row = cursor_row;
-        self.last_overlay = Some(overlay);
+        if shift != 0 {
+            view.shift_frame(shift, rows_in(view));
+        }
+        let rows: Vec<usize> = match new_hashes {
+            Some(_) => rows,
+            None => rows
+                .into_iter()
+                .filter(|&r| {
+                    r < view.drawn.len()
+                        && damage::row_hash(snapshot, &overlay, &view.decorations, r)
+                            != view.drawn[r]
+                })
+                .collect(),
+        };
+        view.last_cursor_row = cursor_row;
+        view.last_overlay = Some(overlay);
 
-        let instances = self.draw_rows(&mut encoder, snapshot, &overlay, &rows);
+        let instances = self.draw_rows(&mut encoder, view, snapshot, &overlay, &rows);
         self.queue.submit([encoder.finish()]);
 
         for &row in &rows {
-            self.drawn[row] = match &new_hashes {
+            view.drawn[row] = match &new_hashes {
                 Some(hashes) => hashes[row],
-                None => damage::row_hash(snapshot, &overlay, &self.decorations, row),
+                None => damage::row_hash(snapshot, &overlay, &view.decorations, row),
             };
         }
         FrameReport {
@@ -319,17 +296,10 @@ impl Renderer {
         }
     }
 
-    /// Moves the frame's contents up by `shift` rows (down if negative) by moving the ring's
-    /// origin. Rows that come into view are marked undrawn.
-    fn shift_frame(&mut self, shift: i32, rows: usize) {
-        let frames = self.frames.as_mut().expect("frames exist");
-        frames.origin = (frames.origin as i64 + shift as i64).rem_euclid(rows as i64) as usize;
-        sluice_term::scroll::shift_rows(&mut self.drawn, shift, UNDRAWN);
-    }
-
     fn draw_rows(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
+        view: &PaneView,
         snapshot: &Snapshot,
         overlay: &Overlay,
         rows: &[usize],
@@ -341,31 +311,27 @@ impl Renderer {
         instances.clear();
         let mut built = false;
         let metrics = self.fonts.metrics();
-        let (origin, ring_rows) = self
-            .frames
-            .as_ref()
-            .map(|f| (f.origin, f.rows))
-            .expect("frames exist");
+        let frames = view.frames.as_ref().expect("frames exist");
         for _attempt in 0..2 {
             let mut builder = RowBuilder {
                 fonts: &mut self.fonts,
                 atlas: &mut self.atlas,
                 queue: &self.queue,
                 metrics,
-                origin,
-                rows: ring_rows,
+                origin: frames.origin,
+                rows: frames.rows,
                 out: &mut instances,
             };
             if rows.iter().all(|&row| {
                 builder
-                    .build(snapshot, overlay, &self.decorations, row)
+                    .build(snapshot, overlay, &view.decorations, row)
                     .is_ok()
             }) {
                 built = true;
                 break;
             }
             // The atlas is full: start it afresh. Rows drawn earlier from the old atlas stay
-            // correct in the frame texture; only this frame's rows are rebuilt.
+            // correct in every view's frame texture; only this frame's rows are rebuilt.
             tracing::debug!("glyph atlas full; clearing it");
             self.atlas.clear();
             instances.clear();
@@ -379,7 +345,6 @@ impl Renderer {
         }
         self.queue
             .write_buffer(&self.instances, 0, bytemuck::cast_slice(&instances));
-        let frames = self.frames.as_ref().expect("frames exist");
         {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("rows"),
@@ -395,7 +360,7 @@ impl Renderer {
                 ..Default::default()
             });
             pass.set_pipeline(&self.pipeline);
-            pass.set_bind_group(0, &self.bind_groups[0], &[]);
+            pass.set_bind_group(0, view.bind_group.as_ref().expect("frames exist"), &[]);
             pass.set_vertex_buffer(0, self.instances.slice(..));
             pass.draw(0..4, 0..instances.len() as u32);
         }
@@ -404,31 +369,9 @@ impl Renderer {
         count
     }
 
-    /// The current frame texture's view (to present it).
-    pub fn frame_view(&self) -> Option<&wgpu::TextureView> {
-        self.frames.as_ref().map(|f| &f.view)
-    }
-
-    /// The frame texture itself (to copy it to the window).
-    pub(crate) fn frame_texture(&self) -> Option<&wgpu::Texture> {
-        self.frames.as_ref().map(|f| &f.texture)
-    }
-
-    /// The texture row (in pixels) where the top of the screen is.
-    pub fn frame_origin_px(&self) -> u32 {
-        self.frames
-            .as_ref()
-            .map_or(0, |f| f.origin as u32 * self.fonts.metrics().height)
-    }
-
-    /// The frame's size in pixels, once something was rendered.
-    pub fn frame_dimensions(&self) -> Option<(u32, u32)> {
-        self.frames.as_ref().map(|f| (f.width, f.height))
-    }
-
-    /// Reads the current frame back from the GPU, top row first.
-    pub fn read_frame(&self) -> Result<Image> {
-        let frames = self
+    /// Reads `view`'s current frame back from the GPU, top row first.
+    pub fn read_frame(&self, view: &PaneView) -> Result<Image> {
+        let frames = view
             .frames
             .as_ref()
             .ok_or_else(|| crate::Error::Readback("nothing rendered yet".into()))?;
@@ -437,7 +380,7 @@ impl Renderer {
         // Unwind the ring: the screen's top row is at the origin.
         image
             .rgba
-            .rotate_left((self.frame_origin_px() * image.width * 4) as usize);
+            .rotate_left((view.frame_origin_px() * image.width * 4) as usize);
         Ok(image)
     }
 
@@ -451,6 +394,92 @@ impl Renderer {
 
     pub fn format(&self) -> wgpu::TextureFormat {
         self.format
+    }
+}
+
+fn rows_in(view: &PaneView) -> usize {
+    view.frames.as_ref().map_or(0, |f| f.rows)
+}
+
+/// The frame texture, used as a ring of rows: viewport row `r` lives at texture row
+/// `(origin + r) % rows`. A scroll moves `origin` instead of moving pixels, so it costs no
+/// GPU work at all; presenting (and readback) start at `origin` and wrap.
+/// (A texture-to-texture copy was the first way: ~5 MB moved per scrolled frame at 160×50,
+/// most of a scroll's process time on lavapipe.)
+struct Frames {
+    texture: wgpu::Texture,
+    view: wgpu::TextureView,
+    width: u32,
+    height: u32,
+    rows: usize,
+    row_height: u32,
+    origin: usize,
+    /// The renderer's font when these frames were made.
+    font_generation: u64,
+}
+
+/// One pane's picture: its frame texture and what is known to be drawn in it.
+///
+/// A pane whose rows did not change costs nothing to show beyond copying its frame onto the
+/// window; one that is not shown (a background tab) is not drawn at all, and its next frame
+/// redraws only what differs from what its texture still holds.
+pub struct PaneView {
+    frames: Option<Frames>,
+    globals: wgpu::Buffer,
+    bind_group: Option<wgpu::BindGroup>,
+    /// Fingerprint of each row as it is in the frame texture.
+    drawn: Vec<u64>,
+    last_cursor_row: Option<usize>,
+    last_overlay: Option<Overlay>,
+    decorations: Decorations,
+    decorations_changed: bool,
+    /// Whether the pane has the keyboard (an unfocused block cursor is drawn hollow).
+    pub focused: bool,
+}
+
+impl PaneView {
+    /// Forgets what is drawn: the next frame redraws every row.
+    pub fn invalidate(&mut self) {
+        self.drawn.iter_mut().for_each(|h| *h = UNDRAWN);
+    }
+
+    /// Sets what is drawn over the cells from the next frame on. Rows are redrawn only if
+    /// the decorations differ from the current ones.
+    pub fn set_decorations(&mut self, decorations: Decorations) {
+        if decorations != self.decorations {
+            self.decorations = decorations;
+            self.decorations_changed = true;
+        }
+    }
+
+    /// Moves the frame's contents up by `shift` rows (down if negative) by moving the ring's
+    /// origin. Rows that come into view are marked undrawn.
+    fn shift_frame(&mut self, shift: i32, rows: usize) {
+        let frames = self.frames.as_mut().expect("frames exist");
+        frames.origin = (frames.origin as i64 + shift as i64).rem_euclid(rows as i64) as usize;
+        sluice_term::scroll::shift_rows(&mut self.drawn, shift, UNDRAWN);
+    }
+
+    /// The frame texture's view (to present it).
+    pub fn frame_view(&self) -> Option<&wgpu::TextureView> {
+        self.frames.as_ref().map(|f| &f.view)
+    }
+
+    /// The frame texture itself (to copy it to the window).
+    pub(crate) fn frame_texture(&self) -> Option<&wgpu::Texture> {
+        self.frames.as_ref().map(|f| &f.texture)
+    }
+
+    /// The texture row (in pixels) where the top of the screen is.
+    pub fn frame_origin_px(&self) -> u32 {
+        self.frames
+            .as_ref()
+            .map_or(0, |f| f.origin as u32 * f.row_height)
+    }
+
+    /// The frame's size in pixels, once something was rendered.
+    pub fn frame_dimensions(&self) -> Option<(u32, u32)> {
+        self.frames.as_ref().map(|f| (f.width, f.height))
     }
 }
 

@@ -1,12 +1,15 @@
 //! Presenting frames to a window.
 //!
-//! The swapchain's textures come back zero-filled, so the persistent frame texture is drawn
-//! onto each one whole (a single full-screen triangle), centred with the padding filled.
+//! The swapchain's textures come back zero-filled, so each frame is composed whole: the
+//! window is cleared to the background, then every visible pane's persistent frame texture
+//! is copied (or, where the surface cannot take copies, drawn) at its place.
 //! A lost or outdated surface is reconfigured and the frame skipped; the next one presents.
 
 use crate::error::{Error, Result};
 use crate::pipeline::{PipelineSpec, render_pipeline, uniform_and_texture_layout};
-use crate::renderer::{Renderer, uniform_buffer};
+use sluice_term::Rgb;
+
+use crate::renderer::{PaneView, Renderer, uniform_buffer};
 
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
@@ -16,7 +19,6 @@ struct BlitUniform {
     /// The frame texture's row (in pixels) holding the top of the screen: it is a ring.
     origin: [f32; 2],
     _pad: [f32; 2],
-    background: [f32; 4],
 }
 
 /// How a present went.
@@ -33,7 +35,6 @@ pub struct WindowSurface<'w> {
     config: wgpu::SurfaceConfiguration,
     pipeline: wgpu::RenderPipeline,
     layout: wgpu::BindGroupLayout,
-    uniform: wgpu::Buffer,
 }
 
 impl<'w> WindowSurface<'w> {
@@ -48,13 +49,7 @@ impl<'w> WindowSurface<'w> {
         size: (u32, u32),
     ) -> Result<Self> {
         let caps = surface.get_capabilities(adapter);
-        let format = caps
-            .formats
-            .iter()
-            .copied()
-            .find(|f| !f.is_srgb())
-            .or_else(|| caps.formats.first().copied())
-            .ok_or_else(|| Error::Surface("the surface supports no format".into()))?;
+        let format = preferred_format(&surface, adapter)?;
         // Copying frames in is much cheaper than drawing them in (see `present_by_copy`).
         let copy_dst = caps.usages & wgpu::TextureUsages::COPY_DST;
         let config = wgpu::SurfaceConfiguration {
@@ -87,17 +82,11 @@ impl<'w> WindowSurface<'w> {
                 topology: wgpu::PrimitiveTopology::TriangleList,
             },
         );
-        let uniform = uniform_buffer(
-            device,
-            "blit uniform",
-            bytemuck::bytes_of(&BlitUniform::zeroed()),
-        );
         Ok(Self {
             surface,
             config,
             pipeline,
             layout,
-            uniform,
         })
     }
 
@@ -120,48 +109,71 @@ impl<'w> WindowSurface<'w> {
         }
     }
 
-    /// Shows the renderer's current frame, with `padding` pixels left and top, the rest of
-    /// the window filled with `background`.
+    /// Composes `panes` onto the window, each at its place, the rest of the window filled
+    /// with `background`, and shows it.
     pub fn present(
         &mut self,
         renderer: &Renderer,
-        padding: (u32, u32),
+        panes: &[Placed<'_>],
         background: sluice_term::Rgb,
     ) -> Presented {
-        if self.copies(renderer) {
-            return self.present_by_copy(renderer, padding, background);
-        }
-        let (Some(frame_view), Some((fw, fh))) =
-            (renderer.frame_view(), renderer.frame_dimensions())
-        else {
-            return Presented::Skipped;
-        };
         let device = renderer.device();
         let Some(texture) = self.acquire(device) else {
             return Presented::Skipped;
         };
-        let uniform = BlitUniform {
-            offset: [padding.0 as f32, padding.1 as f32],
-            frame_size: [fw as f32, fh as f32],
-            origin: [0.0, renderer.frame_origin_px() as f32],
-            _pad: [0.0; 2],
-            background: [
-                background.r as f32 / 255.0,
-                background.g as f32 / 255.0,
-                background.b as f32 / 255.0,
-                1.0,
-            ],
+        let view = texture
+            .texture
+            .create_view(&wgpu::TextureViewDescriptor::default());
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("present"),
+        });
+        clear(&mut encoder, &view, background);
+        if self.copies(renderer) {
+            for pane in panes {
+                self.copy_pane(&mut encoder, &texture.texture, pane);
+            }
+        } else {
+            for pane in panes {
+                self.blit_pane(renderer, &mut encoder, &view, pane);
+            }
+        }
+        renderer.queue().submit([encoder.finish()]);
+        renderer.queue().present(texture);
+        Presented::Shown
+    }
+
+    /// Draws a pane's frame onto the window with the blit shader (when the surface cannot
+    /// take copies, or stores colours differently).
+    fn blit_pane(
+        &self,
+        renderer: &Renderer,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        pane: &Placed<'_>,
+    ) {
+        let (Some(frame_view), Some((fw, fh))) =
+            (pane.view.frame_view(), pane.view.frame_dimensions())
+        else {
+            return;
         };
-        renderer
-            .queue()
-            .write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
+        let device = renderer.device();
+        let uniform = BlitUniform {
+            offset: [pane.x as f32, pane.y as f32],
+            frame_size: [fw as f32, fh as f32],
+            origin: [0.0, pane.view.frame_origin_px() as f32],
+            _pad: [0.0; 2],
+        };
+        // One buffer per pane and frame: a queued buffer write would land before every pass
+        // of the frame, so panes cannot share one. This path is the fallback; copies are used
+        // wherever the surface allows them.
+        let uniform = uniform_buffer(device, "blit uniform", bytemuck::bytes_of(&uniform));
         let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("blit bind group"),
             layout: &self.layout,
             entries: &[
                 wgpu::BindGroupEntry {
                     binding: 0,
-                    resource: self.uniform.as_entire_binding(),
+                    resource: uniform.as_entire_binding(),
                 },
                 wgpu::BindGroupEntry {
                     binding: 1,
@@ -169,33 +181,22 @@ impl<'w> WindowSurface<'w> {
                 },
             ],
         });
-        let view = texture
-            .texture
-            .create_view(&wgpu::TextureViewDescriptor::default());
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("present"),
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("blit"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: target,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Load,
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            ..Default::default()
         });
-        {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("blit"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                ..Default::default()
-            });
-            pass.set_pipeline(&self.pipeline);
-            pass.set_bind_group(0, &bind_group, &[]);
-            pass.draw(0..3, 0..1);
-        }
-        renderer.queue().submit([encoder.finish()]);
-        renderer.queue().present(texture);
-        Presented::Shown
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &bind_group, &[]);
+        pass.draw(0..3, 0..1);
     }
 
     /// The next image to present into, or `None` (after reconfiguring the surface) when the
@@ -220,55 +221,28 @@ impl<'w> WindowSurface<'w> {
             && !self.config.format.is_srgb()
     }
 
-    /// Shows the frame with a clear and one or two texture copies (the ring's two halves).
+    /// Copies a pane's frame onto the window: one or two texture copies (the ring's two
+    /// halves), clipped to the window.
     ///
     /// On software rendering this is the difference between a memset and a memcpy and a
     /// fragment shader run over every pixel of the window: a one-row change through a
     /// 100x30 window went from 10.4 ms of present to 1.3 ms, and PTY output to pixels from a
     /// median 11.3 ms to 3.4 ms (benches/window.sh).
-    fn present_by_copy(
-        &mut self,
-        renderer: &Renderer,
-        padding: (u32, u32),
-        background: sluice_term::Rgb,
-    ) -> Presented {
-        let (Some(frame), Some((fw, fh))) = (renderer.frame_texture(), renderer.frame_dimensions())
+    fn copy_pane(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::Texture,
+        pane: &Placed<'_>,
+    ) {
+        let (Some(frame), Some((fw, fh))) =
+            (pane.view.frame_texture(), pane.view.frame_dimensions())
         else {
-            return Presented::Skipped;
+            return;
         };
-        let device = renderer.device();
-        let Some(texture) = self.acquire(device) else {
-            return Presented::Skipped;
-        };
-        let view = texture
-            .texture
-            .create_view(&wgpu::TextureViewDescriptor::default());
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("present by copy"),
-        });
-        let clear = wgpu::Color {
-            r: background.r as f64 / 255.0,
-            g: background.g as f64 / 255.0,
-            b: background.b as f64 / 255.0,
-            a: 1.0,
-        };
-        encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("window background"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(clear),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            ..Default::default()
-        });
         let (sw, sh) = (self.config.width, self.config.height);
-        let width = fw.min(sw.saturating_sub(padding.0));
-        let origin = renderer.frame_origin_px().min(fh);
-        let mut dest_y = padding.1;
+        let width = fw.min(sw.saturating_sub(pane.x));
+        let origin = pane.view.frame_origin_px().min(fh);
+        let mut dest_y = pane.y;
         // The top of the screen is at texture row `origin`: copy from there down, then the
         // rows above it, which follow on screen.
         for (src_y, rows) in [(origin, fh - origin), (0, origin)] {
@@ -288,10 +262,10 @@ impl<'w> WindowSurface<'w> {
                     aspect: wgpu::TextureAspect::All,
                 },
                 wgpu::TexelCopyTextureInfo {
-                    texture: &texture.texture,
+                    texture: target,
                     mip_level: 0,
                     origin: wgpu::Origin3d {
-                        x: padding.0,
+                        x: pane.x,
                         y: dest_y,
                         z: 0,
                     },
@@ -305,13 +279,54 @@ impl<'w> WindowSurface<'w> {
             );
             dest_y += rows;
         }
-        renderer.queue().submit([encoder.finish()]);
-        renderer.queue().present(texture);
-        Presented::Shown
     }
 }
 
-use bytemuck::Zeroable as _;
+/// The format frames are drawn in for `surface`: a non-sRGB one where there is one, since
+/// terminal colours are sRGB values and are blended as such, as other terminals do.
+pub fn preferred_format(
+    surface: &wgpu::Surface<'_>,
+    adapter: &wgpu::Adapter,
+) -> Result<wgpu::TextureFormat> {
+    let caps = surface.get_capabilities(adapter);
+    caps.formats
+        .iter()
+        .copied()
+        .find(|f| !f.is_srgb())
+        .or_else(|| caps.formats.first().copied())
+        .ok_or_else(|| Error::Surface("the surface supports no format".into()))
+}
+
+/// A pane's view and where its top-left corner goes in the window, in pixels.
+#[derive(Clone, Copy)]
+pub struct Placed<'a> {
+    pub view: &'a PaneView,
+    pub x: u32,
+    pub y: u32,
+}
+
+/// Fills the whole target with `background`: what no pane covers (padding, split gaps).
+fn clear(encoder: &mut wgpu::CommandEncoder, target: &wgpu::TextureView, background: Rgb) {
+    let color = wgpu::Color {
+        r: background.r as f64 / 255.0,
+        g: background.g as f64 / 255.0,
+        b: background.b as f64 / 255.0,
+        a: 1.0,
+    };
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some("window background"),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view: target,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations {
+                load: wgpu::LoadOp::Clear(color),
+                store: wgpu::StoreOp::Store,
+            },
+        })],
+        ..Default::default()
+    });
+}
 
 /// Mailbox where the platform has it, else Fifo.
 ///

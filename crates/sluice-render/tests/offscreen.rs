@@ -202,9 +202,9 @@ fn damage_rendering_equals_full_redraw_frame_by_frame() {
         let mut full_snapshot = snapshot.clone();
         let report = damage.render(&mut snapshot);
         scrolled += (report.shifted != 0) as usize;
-        let with_damage = damage.renderer.read_frame().unwrap();
+        let with_damage = damage.read_frame().unwrap();
 
-        full.renderer.invalidate();
+        full.view.invalidate();
         let redrawn = full.render_image(&mut full_snapshot).unwrap();
 
         if with_damage != redrawn {

@@ -155,6 +155,22 @@ fn cell_value(cell: &Cell) -> u64 {
 }
 
 impl Snapshot {
+    /// A snapshot of cells that are not a terminal's (a tab bar, a split's border), drawn by
+    /// the same renderer. Its damage is "everything": the renderer compares each row with
+    /// what it drew and draws only rows that differ, so an unchanged bar costs no drawing.
+    pub fn of_cells(lines: Vec<Vec<RenderCell>>, foreground: Rgb, background: Rgb) -> Snapshot {
+        let mut snapshot = Snapshot {
+            cols: lines.first().map_or(0, Vec::len),
+            rows: lines.len(),
+            lines,
+            foreground,
+            background,
+            ..Snapshot::default()
+        };
+        snapshot.mark_full();
+        snapshot
+    }
+
     /// Hands the renderer what changed since its last call, and forgets it.
     pub fn take_damage(&mut self) -> Damage {
         std::mem::take(&mut self.damage)

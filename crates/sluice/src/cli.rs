@@ -3,7 +3,7 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use clap::Parser;
+use clap::{Args, Parser, Subcommand};
 use sluice_pty::WinSize;
 use sluice_term::DumpFormat;
 
@@ -75,9 +75,125 @@ pub struct Cli {
     #[arg(long, hide = true)]
     pub debug_parser_panic: bool,
 
+    /// Keep a pane open after its program exits, with a line saying how it ended.
+    #[arg(long)]
+    pub hold: bool,
+
+    #[command(subcommand)]
+    pub subcommand: Option<Subcommands>,
+
     /// The program to run and its arguments (default: your shell).
     #[arg(short = 'e', long = "command", value_name = "COMMAND", num_args = 1.., trailing_var_arg = true, allow_hyphen_values = true)]
     pub command: Option<Vec<OsString>>,
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum Subcommands {
+    /// Control a running Sluice: open windows, tabs and splits, list them, send text.
+    Msg(MsgArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct MsgArgs {
+    /// The instance's socket [default: $SLUICE_SOCKET inside Sluice, else the newest
+    /// instance on this display].
+    #[arg(long, value_name = "PATH")]
+    pub socket: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub request: MsgRequest,
+}
+
+/// What to run in a new window, tab or split.
+#[derive(Debug, Clone, Args)]
+pub struct SpawnArgs {
+    /// Start in this directory [default: the focused pane's].
+    #[arg(long, value_name = "DIR")]
+    pub working_directory: Option<PathBuf>,
+
+    /// The program to run and its arguments [default: your shell].
+    #[arg(short = 'e', long = "command", value_name = "COMMAND", num_args = 1.., trailing_var_arg = true, allow_hyphen_values = true)]
+    pub command: Option<Vec<String>>,
+}
+
+impl SpawnArgs {
+    fn request(&self) -> crate::ipc::SpawnRequest {
+        crate::ipc::SpawnRequest {
+            // The server's directory is not the client's: send an absolute path.
+            working_directory: self
+                .working_directory
+                .as_ref()
+                .map(|d| std::path::absolute(d).unwrap_or_else(|_| d.clone())),
+            command: self.command.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum MsgRequest {
+    /// Open a window.
+    CreateWindow(SpawnArgs),
+    /// Open a tab in the focused window.
+    CreateTab(SpawnArgs),
+    /// Split a pane in two.
+    Split {
+        #[arg(long, value_enum, default_value = "right")]
+        direction: crate::window::layout::SplitDirection,
+        /// The pane to split [default: the focused one].
+        #[arg(long, value_name = "ID")]
+        pane: Option<u64>,
+        #[command(flatten)]
+        spawn: SpawnArgs,
+    },
+    /// Print every window, tab and pane as JSON.
+    List,
+    /// Send text to a pane's program, as if typed.
+    SendText {
+        /// The pane [default: the focused one].
+        #[arg(long, value_name = "ID")]
+        pane: Option<u64>,
+        text: String,
+    },
+    /// Give a pane the keyboard (and raise its window).
+    Focus {
+        #[arg(long, value_name = "ID")]
+        pane: u64,
+    },
+    /// Close a pane; its program is hung up on.
+    Close {
+        #[arg(long, value_name = "ID")]
+        pane: u64,
+    },
+}
+
+impl MsgRequest {
+    pub fn request(&self) -> crate::ipc::Request {
+        use crate::ipc::Request;
+        match self {
+            MsgRequest::CreateWindow(spawn) => Request::CreateWindow {
+                spawn: spawn.request(),
+            },
+            MsgRequest::CreateTab(spawn) => Request::CreateTab {
+                spawn: spawn.request(),
+            },
+            MsgRequest::Split {
+                direction,
+                pane,
+                spawn,
+            } => Request::Split {
+                direction: *direction,
+                pane: *pane,
+                spawn: spawn.request(),
+            },
+            MsgRequest::List => Request::List,
+            MsgRequest::SendText { pane, text } => Request::SendText {
+                pane: *pane,
+                text: text.clone(),
+            },
+            MsgRequest::Focus { pane } => Request::Focus { pane: *pane },
+            MsgRequest::Close { pane } => Request::Close { pane: *pane },
+        }
+    }
 }
 
 impl Cli {

@@ -1,8 +1,13 @@
 //! `sluice`: the terminal emulator that is never the slow reader.
 
+mod app;
 mod cli;
+mod clipboard;
+mod events;
 mod headless;
+mod ipc;
 mod metrics;
+mod pane;
 mod window;
 
 use std::process::ExitCode;
@@ -22,13 +27,16 @@ const EXIT_FAILURE: u8 = 1;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging();
+    if let Some(cli::Subcommands::Msg(msg)) = &cli.subcommand {
+        return remote(msg);
+    }
     let mut loaded = config::load(cli.config.as_deref());
     loaded.report();
     cli.apply_to(&mut loaded.config);
     let result = if cli.headless {
         headless::run(&cli, &loaded.config)
     } else {
-        window::run(&cli, loaded.config)
+        app::run(&cli, loaded.config)
     };
     match result {
         Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),
@@ -42,6 +50,29 @@ fn main() -> ExitCode {
             } else {
                 EXIT_FAILURE
             })
+        }
+    }
+}
+
+/// `sluice msg`: sends one request to a running instance and prints its answer as JSON.
+fn remote(msg: &cli::MsgArgs) -> ExitCode {
+    let answer = ipc::find_socket(msg.socket.as_deref())
+        .and_then(|socket| ipc::send(&socket, &msg.request.request()));
+    match answer {
+        Ok(ipc::Answer::Ok(value)) => {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&value).expect("JSON values serialise")
+            );
+            ExitCode::SUCCESS
+        }
+        Ok(ipc::Answer::Error(message)) => {
+            eprintln!("sluice msg: {message}");
+            ExitCode::from(EXIT_FAILURE)
+        }
+        Err(err) => {
+            eprintln!("sluice msg: {err:#}");
+            ExitCode::from(EXIT_FAILURE)
         }
     }
 }

@@ -6,6 +6,8 @@
 
 use winit::keyboard::{Key, ModifiersState, NamedKey};
 
+use super::layout::Towards;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
     Copy,
@@ -24,14 +26,45 @@ pub enum Action {
     /// Freeze the view while output keeps being read and parsed (Scroll Lock).
     ToggleFreeze,
     ToggleMetricsOverlay,
+    NewWindow,
+    NewTab,
+    /// Close the focused pane (and its tab or window with it, if it was the last).
+    ClosePane,
+    NextTab,
+    PreviousTab,
+    /// Go to tab N (0-based).
+    GoToTab(usize),
+    SplitRight,
+    SplitDown,
+    Focus(Towards),
+    ResizeSplit(Towards),
+    ToggleZoom,
 }
 
 /// The action bound to `key` (as typed without modifiers) with `mods` held, if any.
 pub fn action(key: &Key, mods: ModifiersState) -> Option<Action> {
     let ctrl_shift = ModifiersState::CONTROL | ModifiersState::SHIFT;
+    let ctrl_alt = ModifiersState::CONTROL | ModifiersState::ALT;
+    let ctrl_alt_shift = ctrl_alt | ModifiersState::SHIFT;
     let m = mods & (ModifiersState::CONTROL | ModifiersState::SHIFT | ModifiersState::ALT);
+    let towards = |named: &NamedKey| match named {
+        NamedKey::ArrowLeft => Some(Towards::Left),
+        NamedKey::ArrowRight => Some(Towards::Right),
+        NamedKey::ArrowUp => Some(Towards::Up),
+        NamedKey::ArrowDown => Some(Towards::Down),
+        _ => None,
+    };
     let action = match key {
         Key::Character(c) => match (m, c.as_str()) {
+            (
+                ModifiersState::ALT,
+                digit @ ("1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9"),
+            ) => Action::GoToTab(digit.parse::<usize>().expect("a digit") - 1),
+            (m, "n") if m == ctrl_shift => Action::NewWindow,
+            (m, "t") if m == ctrl_shift => Action::NewTab,
+            (m, "w") if m == ctrl_shift => Action::ClosePane,
+            (m, "d") if m == ctrl_shift => Action::SplitRight,
+            (m, "e") if m == ctrl_shift => Action::SplitDown,
             (m, "c") if m == ctrl_shift => Action::Copy,
             (m, "v") if m == ctrl_shift => Action::Paste,
             (m, "f") if m == ctrl_shift => Action::Search,
@@ -42,6 +75,16 @@ pub fn action(key: &Key, mods: ModifiersState) -> Option<Action> {
             _ => return None,
         },
         Key::Named(named) => match (m, named) {
+            (m, named) if m == ctrl_alt && towards(named).is_some() => {
+                Action::Focus(towards(named).expect("an arrow"))
+            }
+            (m, named) if m == ctrl_alt_shift && towards(named).is_some() => {
+                Action::ResizeSplit(towards(named).expect("an arrow"))
+            }
+            (ModifiersState::CONTROL, NamedKey::Tab | NamedKey::PageDown) => Action::NextTab,
+            (m, NamedKey::Tab) if m == ctrl_shift => Action::PreviousTab,
+            (ModifiersState::CONTROL, NamedKey::PageUp) => Action::PreviousTab,
+            (m, NamedKey::Enter) if m == ctrl_shift => Action::ToggleZoom,
             (ModifiersState::SHIFT, NamedKey::PageUp) => Action::ScrollPageUp,
             (ModifiersState::SHIFT, NamedKey::PageDown) => Action::ScrollPageDown,
             (ModifiersState::SHIFT, NamedKey::Home) => Action::ScrollToTop,
@@ -92,6 +135,40 @@ mod tests {
             Some(Action::ScrollPageUp)
         );
         assert_eq!(action(&page_up, ModifiersState::empty()), None);
+        assert_eq!(action(&ch("t"), cs), Some(Action::NewTab));
+        assert_eq!(action(&ch("n"), cs), Some(Action::NewWindow));
+        assert_eq!(action(&ch("w"), cs), Some(Action::ClosePane));
+        assert_eq!(action(&ch("d"), cs), Some(Action::SplitRight));
+        assert_eq!(action(&ch("e"), cs), Some(Action::SplitDown));
+        assert_eq!(
+            action(&ch("3"), ModifiersState::ALT),
+            Some(Action::GoToTab(2))
+        );
+        assert_eq!(action(&ch("0"), ModifiersState::ALT), None);
+        let tab = Key::Named(NamedKey::Tab);
+        assert_eq!(action(&tab, ModifiersState::CONTROL), Some(Action::NextTab));
+        assert_eq!(action(&tab, cs), Some(Action::PreviousTab));
+        assert_eq!(
+            action(&tab, ModifiersState::empty()),
+            None,
+            "Tab is the shell's"
+        );
+        assert_eq!(
+            action(&Key::Named(NamedKey::PageUp), ModifiersState::CONTROL),
+            Some(Action::PreviousTab)
+        );
+        let left = Key::Named(NamedKey::ArrowLeft);
+        let ca = ModifiersState::CONTROL | ModifiersState::ALT;
+        assert_eq!(action(&left, ca), Some(Action::Focus(Towards::Left)));
+        assert_eq!(
+            action(&left, ca | ModifiersState::SHIFT),
+            Some(Action::ResizeSplit(Towards::Left))
+        );
+        assert_eq!(action(&left, ModifiersState::CONTROL), None, "word motion");
+        assert_eq!(
+            action(&Key::Named(NamedKey::Enter), cs),
+            Some(Action::ToggleZoom)
+        );
         let scroll_lock = Key::Named(NamedKey::ScrollLock);
         assert_eq!(
             action(&scroll_lock, ModifiersState::empty()),

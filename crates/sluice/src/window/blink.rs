@@ -1,14 +1,10 @@
 //! The cursor's blinking, which stops a while after the last key press so that an idle
-//! window draws nothing, and the visual bell.
+//! window draws nothing.
 
 use std::time::{Duration, Instant};
 
 /// Half a blink period: GTK's and Windows' default, between xterm's 600 ms and kitty's 500.
 const BLINK_HALF_PERIOD: Duration = Duration::from_millis(530);
-
-/// How long the visual bell shows: long enough to be seen, short enough not to be a flash
-/// photo (kitty uses 150 ms too).
-pub const BELL_DURATION: Duration = Duration::from_millis(150);
 
 #[derive(Debug)]
 pub struct Blink {

@@ -1,135 +1,201 @@
-//! Drawing a frame: the snapshot, what is drawn over it, the cursor's blink, presenting.
+//! Drawing a frame: each shown pane's snapshot into its view, the tab bar and the split
+//! borders as rows of cells, then all of them composed onto the window.
 
 use std::time::Instant;
 
-use sluice_render::{Decorations, Label, Mark, Presented};
-use sluice_term::RowSpan;
+use sluice_render::{Label, Placed, Presented};
+use sluice_term::{RenderCell, Snapshot};
 use winit::dpi::{PhysicalPosition, PhysicalSize};
 
-use super::{PADDING, TermWindow};
+use super::layout::{Border, SplitDirection};
+use super::tabs::{self, TabLabel};
+use super::{PADDING, Window};
+use crate::app::Shared;
 
-impl TermWindow {
-    pub(super) fn draw(&mut self) {
+impl Window {
+    pub fn draw(&mut self, shared: &mut Shared) {
         let start = Instant::now();
-        if !self.frozen {
-            self.session.terminal.update_snapshot(&mut self.snapshot);
-            self.refresh_hover();
-        }
-        let decorations = self.decorations(start);
-        self.renderer.set_decorations(decorations);
+        let visible = self.visible(shared);
+        let borders = self.visible_borders(shared);
+        let bar_shown = self.tab_bar_shown(shared);
+        let labels = self.tab_labels();
+        let focused = self.focused_id();
+        let Some(g) = shared.graphics.as_mut() else {
+            return;
+        };
+        let m = g.renderer.cell_metrics();
 
         // A blinking cursor in its "off" phase, or one covered by preedit text, is not drawn.
-        let cursor = self.snapshot.cursor;
-        let blinking = cursor.is_some_and(|c| c.blinking);
-        let (visible, _) = self
-            .blink
-            .update(blinking, self.renderer.focused, Instant::now());
-        if !visible || self.preedit.is_some() {
-            self.snapshot.cursor = None;
+        let blinking = focused
+            .and_then(|id| self.panes.get(&id))
+            .and_then(|p| p.snapshot.cursor)
+            .is_some_and(|c| c.blinking);
+        let (blink_on, _) = self.blink.update(blinking, self.has_focus, start);
+        for &(id, _) in &visible {
+            let Some(pane) = self.panes.get_mut(&id) else {
+                continue;
+            };
+            let has_keyboard = Some(id) == focused;
+            pane.view.focused = has_keyboard && self.has_focus;
+            let mut extra = Vec::new();
+            let mut cursor_shown = true;
+            if has_keyboard {
+                cursor_shown = blink_on && self.preedit.is_none();
+                if let (Some(text), Some(cursor)) = (&self.preedit, pane.snapshot.cursor) {
+                    extra.push(Label {
+                        row: cursor.row,
+                        col: cursor.col,
+                        text: text.clone(),
+                        fg: pane.snapshot.foreground,
+                        bg: pane.snapshot.background,
+                        underline: true,
+                    });
+                }
+            }
+            pane.draw(&mut g.renderer, cursor_shown, extra, start);
+        }
+        self.refresh_hover(shared);
+        let Some(g) = shared.graphics.as_mut() else {
+            return;
+        };
+        let (fg, background) = focused
+            .and_then(|id| self.panes.get(&id))
+            .map(|p| (p.snapshot.foreground, p.snapshot.background))
+            .unwrap_or_default();
+        let grid_cols = self.grid(g).0;
+        if bar_shown {
+            let view = self.tab_bar.get_or_insert_with(|| g.renderer.new_view());
+            let cells = tabs::cells(&labels, self.active, grid_cols, fg, background);
+            let mut snapshot = Snapshot::of_cells(vec![cells], fg, background);
+            g.renderer.render(view, &mut snapshot);
+        }
+        while self.borders.len() < borders.len() {
+            self.borders.push(g.renderer.new_view());
+        }
+        for (view, border) in self.borders.iter_mut().zip(&borders) {
+            let mut snapshot = border_cells(border, fg, background);
+            g.renderer.render(view, &mut snapshot);
+        }
+
+        let padding = (PADDING * self.os.scale_factor()) as u32;
+        let at = |col: usize, row: usize| {
+            (
+                padding + col as u32 * m.width,
+                padding + row as u32 * m.height,
+            )
+        };
+        let mut placed = Vec::with_capacity(visible.len() + borders.len() + 1);
+        for (id, rect) in &visible {
+            if let Some(pane) = self.panes.get(id) {
+                let (x, y) = at(rect.col, rect.row);
+                placed.push(Placed {
+                    view: &pane.view,
+                    x,
+                    y,
+                });
+            }
+        }
+        for (view, border) in self.borders.iter().zip(&borders) {
+            let (x, y) = at(border.rect.col, border.rect.row);
+            placed.push(Placed { view, x, y });
+        }
+        if let (true, Some(view)) = (bar_shown, &self.tab_bar) {
+            let (x, y) = at(0, 0);
+            placed.push(Placed { view, x, y });
         }
         let copied = start.elapsed();
-        let report = self.renderer.render(&mut self.snapshot);
-        self.snapshot.cursor = cursor;
-        let rendered = start.elapsed();
-
-        let padding = (PADDING * self.window.scale_factor()) as u32;
-        if self
-            .surface
-            .present(&self.renderer, (padding, padding), self.snapshot.background)
-            == Presented::Skipped
-        {
-            self.renderer.invalidate();
+        if self.surface.present(&g.renderer, &placed, background) == Presented::Skipped {
+            for (id, _) in &visible {
+                if let Some(pane) = self.panes.get_mut(id) {
+                    pane.view.invalidate();
+                }
+            }
             self.frame_requested = true;
         }
         // Waiting for the frame to finish makes its wall time a measure of what it cost: on
         // software rendering that is the rasteriser's CPU, which is what must stay in budget.
-        let _ = self.gpu.device.poll(sluice_render::wgpu::PollType::Wait {
+        let _ = g.gpu.device.poll(sluice_render::wgpu::PollType::Wait {
             submission_index: None,
             timeout: None,
         });
         let cost = start.elapsed();
         tracing::trace!(
-            rows = report.rows_drawn,
-            snapshot_us = copied.as_micros() as u64,
-            render_us = (rendered - copied).as_micros() as u64,
-            present_and_wait_us = (cost - rendered).as_micros() as u64,
+            panes = visible.len(),
+            draw_us = copied.as_micros() as u64,
+            present_and_wait_us = (cost - copied).as_micros() as u64,
             "frame"
         );
         self.pacer.frame_drawn(start, cost);
-        self.metrics.frame(cost);
-        if let Some(overlay) = &mut self.overlay {
-            overlay.frame(cost);
+        for (id, _) in &visible {
+            if let Some(pane) = self.panes.get_mut(id) {
+                pane.frame_drawn(cost);
+            }
         }
-        self.place_ime_cursor();
-        self.report_metrics();
+        self.place_ime_cursor(shared);
     }
 
-    /// What is drawn over the cells this frame.
-    pub(super) fn decorations(&mut self, now: Instant) -> Decorations {
-        let mut d = Decorations::default();
-        let (rows, cols) = (self.snapshot.rows, self.snapshot.cols);
-        let (fg, bg) = (self.snapshot.foreground, self.snapshot.background);
-        if let Some(search) = &mut self.search {
-            d.marks.extend(search.marks(&self.session.terminal));
-            d.labels.push(search.label(rows, cols, fg, bg));
+    fn visible_borders(&self, shared: &Shared) -> Vec<Border> {
+        match self.tabs.get(self.active) {
+            Some(tab) if !tab.zoomed => tab.layout.place(self.pane_area(shared)).1,
+            _ => Vec::new(),
         }
-        if let Some(bar) = &self.paste_confirm {
-            d.labels.push(bar.label(rows, cols, fg, bg));
-        }
-        if let Some(link) = &self.hovered_link {
-            d.marks
-                .extend(link.spans.iter().map(|&s| (s, Mark::Underline)));
-            d.labels.extend(link.target_label(rows, cols, fg, bg));
-        }
-        if let (Some(text), Some(cursor)) = (&self.preedit, self.snapshot.cursor) {
-            d.labels.push(Label {
-                row: cursor.row,
-                col: cursor.col,
-                text: text.clone(),
-                fg,
-                bg,
-                underline: true,
-            });
-        }
-        if let Some(overlay) = &self.overlay {
-            d.labels.extend(overlay.labels(cols, bg, fg));
-        }
-        if self.frozen {
-            let text = " view frozen (Scroll Lock) ";
-            d.labels.push(Label {
-                row: 0,
-                col: cols.saturating_sub(text.len()),
-                text: text.to_owned(),
-                fg: bg,
-                bg: fg,
-                underline: false,
-            });
-        }
-        if self.bell_until.is_some_and(|until| now < until) {
-            // The whole screen inverted for a moment.
-            d.marks.extend((0..rows).map(|row| {
-                let span = RowSpan {
-                    row,
-                    start: 0,
-                    end: cols,
-                };
-                (span, Mark::Colors { fg: bg, bg: fg })
-            }));
-        }
-        d
+    }
+
+    fn tab_labels(&self) -> Vec<TabLabel> {
+        self.tabs
+            .iter()
+            .map(|tab| {
+                let panes: Vec<_> = tab
+                    .layout
+                    .panes()
+                    .into_iter()
+                    .filter_map(|id| self.panes.get(&id))
+                    .collect();
+                TabLabel {
+                    title: self
+                        .panes
+                        .get(&tab.focused)
+                        .map(|p| p.title().to_owned())
+                        .unwrap_or_default(),
+                    activity: panes.iter().any(|p| p.unseen_output),
+                    bell: panes.iter().any(|p| p.unseen_bell),
+                }
+            })
+            .collect()
     }
 
     /// Tells the input method where the cursor is, so its candidate window sits next to it.
-    pub(super) fn place_ime_cursor(&self) {
-        let Some(cursor) = self.snapshot.cursor else {
+    fn place_ime_cursor(&self, shared: &Shared) {
+        let (Some(g), Some(pane)) = (
+            &shared.graphics,
+            self.focused_id().and_then(|id| self.panes.get(&id)),
+        ) else {
             return;
         };
-        let g = self.geometry();
-        let x = g.padding + cursor.col as f64 * g.cell_width;
-        let y = g.padding + cursor.row as f64 * g.cell_height;
-        self.window.set_ime_cursor_area(
+        let Some(cursor) = pane.snapshot.cursor else {
+            return;
+        };
+        let geometry = self.geometry(g, pane);
+        let x = geometry.x + cursor.col as f64 * geometry.cell_width;
+        let y = geometry.y + cursor.row as f64 * geometry.cell_height;
+        self.os.set_ime_cursor_area(
             PhysicalPosition::new(x, y),
-            PhysicalSize::new(g.cell_width, g.cell_height),
+            PhysicalSize::new(geometry.cell_width, geometry.cell_height),
         );
     }
+}
+
+/// A split's border as cells: a column of │ or a row of ─, in the text's colour.
+fn border_cells(border: &Border, fg: sluice_term::Rgb, bg: sluice_term::Rgb) -> Snapshot {
+    let cell = |c| RenderCell {
+        c,
+        fg,
+        bg,
+        ..RenderCell::default()
+    };
+    let lines = match border.direction {
+        SplitDirection::Right => vec![vec![cell('│')]; border.rect.rows],
+        SplitDirection::Down => vec![vec![cell('─'); border.rect.cols]],
+    };
+    Snapshot::of_cells(lines, fg, bg)
 }

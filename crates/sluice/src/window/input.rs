@@ -1,34 +1,69 @@
 //! What the user does with the keyboard, the input method and the mouse: bound actions, the
-//! search bar, keys and mouse reports for the program, selection, links and scrolling.
+//! search bar, keys and mouse reports for the focused pane's program, selection, links,
+//! scrolling, clicks on the tab bar and drags of split borders.
+//!
+//! The keyboard goes to the focused pane; the mouse to the pane under the pointer (a click
+//! there also focuses it), except that a selection drag stays with the pane it started in.
 
 use std::time::Instant;
 
 use sluice_term::input::{self, KeyAction, MouseButton, MouseEvent};
 use sluice_term::{ClipboardKind, Direction, SelectionKind, SnapshotModes};
-use winit::event::{ElementState, Ime, KeyEvent, MouseScrollDelta};
+use winit::event::{ElementState, Ime, KeyEvent, MouseScrollDelta, WindowEvent};
 use winit::keyboard::{Key, NamedKey};
 use winit::platform::modifier_supplement::KeyEventExtModifierSupplement;
 use winit::window::CursorIcon;
 
 use super::bindings::{self, Action};
+use super::layout::SplitDirection;
 use super::mouse::{AUTOSCROLL_INTERVAL, LINES_PER_NOTCH};
-use super::paste_confirm::Choice;
-use super::search::SearchBar;
-use super::{TermWindow, keys, links};
+use super::{Request, Window, keys, tabs};
+use crate::app::Shared;
+use crate::events::PaneId;
+use crate::pane::paste_confirm::Choice;
+use crate::pane::search::SearchBar;
+use crate::pane::{Spawn, links};
 
-impl TermWindow {
-    pub(super) fn key(&mut self, event: &KeyEvent) {
+impl Window {
+    /// Handles one event from the windowing system.
+    pub fn event(&mut self, shared: &mut Shared, event: WindowEvent) {
+        match event {
+            WindowEvent::RedrawRequested => self.draw(shared),
+            WindowEvent::Resized(size) => self.resize(shared, size),
+            WindowEvent::ScaleFactorChanged { .. } => self.resize(shared, self.os.inner_size()),
+            WindowEvent::Focused(focused) => self.focus_changed(focused),
+            WindowEvent::ModifiersChanged(mods) => self.modifiers = mods.state(),
+            WindowEvent::KeyboardInput { event, .. } => self.key(shared, &event),
+            WindowEvent::Ime(ime) => self.ime(ime),
+            WindowEvent::CursorMoved { position, .. } => self.pointer_moved(shared, position),
+            WindowEvent::CursorLeft { .. } => self.pointer_left(),
+            WindowEvent::MouseInput {
+                state: pressed,
+                button,
+                ..
+            } => self.mouse_button(shared, button, pressed),
+            WindowEvent::MouseWheel { delta, .. } => self.wheel(shared, delta),
+            _ => {}
+        }
+    }
+
+    fn key(&mut self, shared: &mut Shared, event: &KeyEvent) {
         let pressed = event.state == ElementState::Pressed;
         if pressed {
             self.blink.input(Instant::now());
         }
-        if let Some(bar) = &mut self.paste_confirm {
+        let Some(id) = self.focused_id() else {
+            return;
+        };
+        if let Some(pane) = self.panes.get_mut(&id)
+            && let Some(bar) = &mut pane.paste_confirm
+        {
             // Every key answers the question or is ignored: nothing reaches the program while
             // it is open.
             if pressed && let Some(choice) = bar.answer(&event.logical_key) {
-                self.paste_confirm = None;
+                pane.paste_confirm = None;
                 if let Choice::Paste(text) = choice {
-                    self.paste_now(&text);
+                    pane.paste_now(&text);
                 }
                 self.request_frame();
             }
@@ -38,111 +73,141 @@ impl TermWindow {
             // The release of a bound key is swallowed too, so a program using the kitty
             // protocol never sees a release without its press.
             if pressed {
-                self.act(action);
+                self.act(shared, action);
             }
             return;
         }
-        if self.search.is_some() {
+        let mods = self.modifiers;
+        let Some(pane) = self.panes.get_mut(&id) else {
+            return;
+        };
+        if pane.search.is_some() {
             if pressed {
-                self.search_key(event);
+                search_key(pane, event, mods);
+                self.request_frame();
             }
             return;
         }
-        let Some(press) = keys::key_press(event, self.modifiers) else {
+        if pane.ended.is_some() {
+            // The program is gone (--hold): there is nothing to type into.
             return;
-        };
-        let Some(bytes) = input::encode_key(&press, self.snapshot.modes) else {
-            return;
-        };
-        if press.action != KeyAction::Release {
-            self.hide_pointer();
-            self.scroll_to_bottom();
         }
-        let writer = self.session.terminal.writer();
+        let Some(press) = keys::key_press(event, mods) else {
+            return;
+        };
+        let Some(bytes) = input::encode_key(&press, pane.snapshot.modes) else {
+            return;
+        };
+        let typed = press.action != KeyAction::Release;
+        let scrolled = typed && pane.scroll_to_bottom();
+        let writer = pane.session.terminal.writer();
         if bytes == [0x03] {
             // ^C also drops what is left of a paste the program is not reading, so the
             // interrupt is not queued behind megabytes of it.
             writer.cancel_pastes();
         }
         writer.write(bytes);
+        if scrolled {
+            self.request_frame();
+        }
+        if typed {
+            self.hide_pointer();
+        }
     }
 
-    fn act(&mut self, action: Action) {
-        let rows = self.snapshot.rows as i32;
+    /// The directory a new pane opened from the focused one starts in.
+    fn spawn_here(&self) -> Spawn {
+        Spawn {
+            command: None,
+            working_directory: self.focused_directory(),
+        }
+    }
+
+    fn act(&mut self, shared: &mut Shared, action: Action) {
+        let Some(id) = self.focused_id() else {
+            return;
+        };
+        let font_points = shared.graphics.as_ref().map_or(12.0, |g| g.font_points);
+        let Some(pane) = self.panes.get_mut(&id) else {
+            return;
+        };
+        let rows = pane.snapshot.rows as i32;
         match action {
-            Action::Copy => self.copy_selection(ClipboardKind::Clipboard),
-            Action::Paste => self.paste_from(ClipboardKind::Clipboard),
-            Action::PastePrimary => self.paste_from(ClipboardKind::Selection),
-            Action::ScrollPageUp => self.scroll_view(rows),
-            Action::ScrollPageDown => self.scroll_view(-rows),
-            Action::ScrollLineUp => self.scroll_view(1),
-            Action::ScrollLineDown => self.scroll_view(-1),
-            Action::ScrollToTop => self.scroll_view(self.snapshot.history_size as i32),
-            Action::ScrollToBottom => self.scroll_to_bottom(),
-            Action::FontBigger => self.set_font_points(self.font_points + 1.0, self.scale()),
-            Action::FontSmaller => self.set_font_points(self.font_points - 1.0, self.scale()),
-            Action::FontReset => self.set_font_points(self.config.font_size, self.scale()),
+            Action::Copy => self.copy_selection(shared, ClipboardKind::Clipboard),
+            Action::Paste => self.paste_from(shared, ClipboardKind::Clipboard),
+            Action::PastePrimary => self.paste_from(shared, ClipboardKind::Selection),
+            Action::ScrollPageUp => pane.scroll_view(rows),
+            Action::ScrollPageDown => pane.scroll_view(-rows),
+            Action::ScrollLineUp => pane.scroll_view(1),
+            Action::ScrollLineDown => pane.scroll_view(-1),
+            Action::ScrollToTop => pane.scroll_view(pane.snapshot.history_size as i32),
+            Action::ScrollToBottom => {
+                pane.scroll_to_bottom();
+            }
+            Action::FontBigger => self.requests.push(Request::FontSize(font_points + 1.0)),
+            Action::FontSmaller => self.requests.push(Request::FontSize(font_points - 1.0)),
+            Action::FontReset => self
+                .requests
+                .push(Request::FontSize(shared.config.font_size)),
             Action::Search => {
-                self.search = match self.search.take() {
+                pane.search = match pane.search.take() {
                     Some(_) => None,
                     None => Some(SearchBar::default()),
                 };
-                self.request_frame();
             }
-            Action::ToggleFreeze => {
-                self.frozen = !self.frozen;
-                self.request_frame();
+            Action::ToggleFreeze => pane.frozen = !pane.frozen,
+            Action::ToggleMetricsOverlay => pane.toggle_overlay(),
+            Action::NewWindow => {
+                let spawn = self.spawn_here();
+                self.requests.push(Request::NewWindow(spawn));
             }
-            Action::ToggleMetricsOverlay => self.toggle_overlay(),
-        }
-    }
-
-    fn scale(&self) -> f64 {
-        self.window.scale_factor()
-    }
-
-    fn scroll_view(&mut self, lines: i32) {
-        self.session.terminal.scroll_view(lines);
-        self.request_frame();
-    }
-
-    /// Keys while the search bar is open: they edit the pattern instead of going to the
-    /// program.
-    fn search_key(&mut self, event: &KeyEvent) {
-        let Some(search) = &mut self.search else {
-            return;
-        };
-        let terminal = &self.session.terminal;
-        match &event.logical_key {
-            Key::Named(NamedKey::Escape) => self.search = None,
-            Key::Named(NamedKey::Enter) if self.modifiers.shift_key() => {
-                search.advance(terminal, Direction::Right)
-            }
-            Key::Named(NamedKey::Enter) => search.advance(terminal, Direction::Left),
-            Key::Named(NamedKey::Backspace) => search.backspace(terminal),
-            _ => {
-                if let Some(text) = event.text.as_deref().filter(|t| {
-                    !t.chars().any(char::is_control)
-                        && !self.modifiers.control_key()
-                        && !self.modifiers.alt_key()
-                }) {
-                    search.push(text, terminal);
+            Action::NewTab => {
+                let spawn = self.spawn_here();
+                if let Err(err) = self.new_tab(shared, &spawn) {
+                    tracing::warn!("cannot open a tab: {err:#}");
                 }
             }
+            Action::ClosePane => self.close_pane(shared, id),
+            Action::NextTab => self.select_tab((self.active + 1) % self.tabs.len().max(1)),
+            Action::PreviousTab => {
+                let n = self.tabs.len().max(1);
+                self.select_tab((self.active + n - 1) % n);
+            }
+            Action::GoToTab(index) => {
+                if index < self.tabs.len() {
+                    self.select_tab(index);
+                }
+            }
+            Action::SplitRight | Action::SplitDown => {
+                let direction = if action == Action::SplitRight {
+                    SplitDirection::Right
+                } else {
+                    SplitDirection::Down
+                };
+                let spawn = self.spawn_here();
+                if let Err(err) = self.split(shared, direction, &spawn) {
+                    tracing::warn!("cannot split: {err:#}");
+                }
+            }
+            Action::Focus(towards) => self.move_focus(shared, towards),
+            Action::ResizeSplit(towards) => self.resize_split(shared, towards),
+            Action::ToggleZoom => self.toggle_zoom(shared),
         }
         self.request_frame();
     }
 
-    pub(super) fn ime(&mut self, ime: Ime) {
+    fn ime(&mut self, ime: Ime) {
         match ime {
             Ime::Preedit(text, _) => self.preedit = (!text.is_empty()).then_some(text),
             Ime::Commit(text) => {
                 self.preedit = None;
-                if let Some(search) = &mut self.search {
-                    search.push(&text, &self.session.terminal);
-                } else {
-                    self.scroll_to_bottom();
-                    self.session.terminal.writer().write(text.into_bytes());
+                if let Some(pane) = self.focused() {
+                    if let Some(search) = &mut pane.search {
+                        search.push(&text, &pane.session.terminal);
+                    } else {
+                        pane.scroll_to_bottom();
+                        pane.session.terminal.writer().write(text.into_bytes());
+                    }
                 }
             }
             Ime::Enabled | Ime::Disabled => self.preedit = None,
@@ -153,68 +218,129 @@ impl TermWindow {
     fn hide_pointer(&mut self) {
         if !self.mouse.hidden {
             self.mouse.hidden = true;
-            self.window.set_cursor_visible(false);
+            self.os.set_cursor_visible(false);
         }
     }
 
-    /// Whether mouse events go to the program: it asked, and Shift is not held (Shift
-    /// bypasses reporting so the user can still select, as in xterm).
-    fn reporting(&self) -> bool {
-        input::reporting(self.snapshot.modes, self.snapshot.mouse_x10)
-            && !self.modifiers.shift_key()
+    /// The shown pane under the pointer.
+    fn pane_under_pointer(&self, shared: &Shared) -> Option<PaneId> {
+        let g = shared.graphics.as_ref()?;
+        let (col, row) = self.cell_at(g, self.mouse.x, self.mouse.y)?;
+        self.visible(shared)
+            .into_iter()
+            .find(|(_, rect)| rect.contains(col, row))
+            .map(|(id, _)| id)
     }
 
-    fn report(&mut self, event: MouseEvent) {
-        let (cell, _) = self.geometry().cell(self.mouse.x, self.mouse.y);
+    /// Whether mouse events go to `pane`'s program: it asked, and Shift is not held (Shift
+    /// bypasses reporting so the user can still select, as in xterm).
+    fn reporting(&self, pane: PaneId) -> bool {
+        self.panes.get(&pane).is_some_and(|p| {
+            input::reporting(p.snapshot.modes, p.snapshot.mouse_x10) && !self.modifiers.shift_key()
+        })
+    }
+
+    fn report(&mut self, shared: &Shared, id: PaneId, event: MouseEvent) {
+        let (Some(g), Some(pane)) = (&shared.graphics, self.panes.get(&id)) else {
+            return;
+        };
+        let (cell, _) = self.geometry(g, pane).cell(self.mouse.x, self.mouse.y);
         let mods = keys::mods(self.modifiers);
-        let (modes, x10) = (self.snapshot.modes, self.snapshot.mouse_x10);
+        let (modes, x10) = (pane.snapshot.modes, pane.snapshot.mouse_x10);
         if let Some(bytes) = input::encode_mouse(event, mods, cell.col, cell.row, modes, x10) {
-            self.session.terminal.writer().write(bytes);
+            pane.session.terminal.writer().write(bytes);
         }
         self.mouse.reported_cell = Some(cell);
     }
 
-    pub(super) fn pointer_moved(&mut self, position: winit::dpi::PhysicalPosition<f64>) {
+    fn pointer_moved(&mut self, shared: &Shared, position: winit::dpi::PhysicalPosition<f64>) {
         (self.mouse.x, self.mouse.y) = (position.x, position.y);
         if self.mouse.hidden {
             self.mouse.hidden = false;
-            self.window.set_cursor_visible(true);
+            self.os.set_cursor_visible(true);
         }
-        let g = self.geometry();
-        let (cell, side) = g.cell(position.x, position.y);
-        if self.mouse.selecting {
-            self.session.terminal.extend_selection(cell, side);
-            if g.autoscroll_lines(position.y) != 0 && self.autoscroll_at.is_none() {
+        let Some(g) = &shared.graphics else {
+            return;
+        };
+        if let Some(border) = &self.dragging {
+            let area = self.pane_area(shared);
+            let to = self.cell_at(g, position.x, position.y).map_or(0, |(c, r)| {
+                match border.direction {
+                    SplitDirection::Right => c as i64,
+                    SplitDirection::Down => r as i64,
+                }
+            });
+            if let Some(tab) = self.tabs.get_mut(self.active) {
+                let border = border.clone();
+                if tab.layout.drag(area, &border, to) {
+                    // The border moved: find it again where it is now.
+                    self.dragging = tab
+                        .layout
+                        .place(area)
+                        .1
+                        .into_iter()
+                        .find(|b| b.direction == border.direction && b.same_split(&border));
+                    self.relayout(shared);
+                }
+            }
+            return;
+        }
+        if let Some(id) = self.selecting_in {
+            let Some(pane) = self.panes.get(&id) else {
+                return;
+            };
+            let geometry = self.geometry(g, pane);
+            let (cell, side) = geometry.cell(position.x, position.y);
+            pane.session.terminal.extend_selection(cell, side);
+            if geometry.autoscroll_lines(position.y) != 0 && self.autoscroll_at.is_none() {
                 self.autoscroll_at = Some(Instant::now() + AUTOSCROLL_INTERVAL);
             }
             self.request_frame();
             return;
         }
-        if self.reporting() {
+        let Some(id) = self.pane_under_pointer(shared) else {
+            self.pointer_left();
+            return;
+        };
+        if self.reporting(id) {
+            let cell = self
+                .geometry(g, &self.panes[&id])
+                .cell(position.x, position.y)
+                .0;
             if self.mouse.reported_cell != Some(cell) {
-                self.report(MouseEvent::Motion(self.mouse.held));
+                self.report(shared, id, MouseEvent::Motion(self.mouse.held));
             }
             return;
         }
-        if self.mouse.hover_cell != Some(cell) {
-            self.mouse.hover_cell = Some(cell);
-            self.hover(cell);
+        let cell = self
+            .geometry(g, &self.panes[&id])
+            .cell(position.x, position.y)
+            .0;
+        if self.mouse.hover_cell != Some((id, cell)) {
+            self.mouse.hover_cell = Some((id, cell));
+            self.hover(id, cell);
         }
     }
 
     /// Looks again for the link under the pointer after the text under it moved (output,
     /// scrolling), so an underline never stays on text that is no longer a link.
-    pub(super) fn refresh_hover(&mut self) {
-        if self.hovered_link.is_some()
-            && let Some(cell) = self.mouse.hover_cell
+    pub(super) fn refresh_hover(&mut self, _shared: &Shared) {
+        if let Some((id, cell)) = self.mouse.hover_cell
+            && self
+                .panes
+                .get(&id)
+                .is_some_and(|p| p.hovered_link.is_some())
         {
-            self.hover(cell);
+            self.hover(id, cell);
         }
     }
 
     /// Underlines the link under the pointer, if any, and shows a hand over it.
-    fn hover(&mut self, cell: sluice_term::ViewportPoint) {
-        let link = self
+    fn hover(&mut self, id: PaneId, cell: sluice_term::ViewportPoint) {
+        let Some(pane) = self.panes.get_mut(&id) else {
+            return;
+        };
+        let link = pane
             .session
             .terminal
             .hyperlink_at(cell)
@@ -223,44 +349,71 @@ impl TermWindow {
                 spans: h.spans,
                 hyperlink: true,
             })
-            .or_else(|| links::url_at(&self.snapshot.lines, cell.row, cell.col));
-        if link != self.hovered_link {
-            self.hovered_link = link;
+            .or_else(|| links::url_at(&pane.snapshot.lines, cell.row, cell.col));
+        if link != pane.hovered_link {
+            pane.hovered_link = link;
             self.update_pointer_icon();
             self.request_frame();
         }
     }
 
-    pub(super) fn pointer_left(&mut self) {
-        self.mouse.hover_cell = None;
-        if self.hovered_link.take().is_some() {
+    fn pointer_left(&mut self) {
+        if let Some((id, _)) = self.mouse.hover_cell.take()
+            && let Some(pane) = self.panes.get_mut(&id)
+            && pane.hovered_link.take().is_some()
+        {
             self.update_pointer_icon();
             self.request_frame();
         }
     }
 
     pub(super) fn update_pointer_icon(&self) {
-        let icon = if self.hovered_link.is_some() {
-            CursorIcon::Pointer
-        } else if input::reporting(self.snapshot.modes, self.snapshot.mouse_x10) {
-            CursorIcon::Default
-        } else {
-            CursorIcon::Text
+        let pane = self
+            .mouse
+            .hover_cell
+            .and_then(|(id, _)| self.panes.get(&id))
+            .or_else(|| self.focused_id().and_then(|id| self.panes.get(&id)));
+        let icon = match pane {
+            Some(p) if p.hovered_link.is_some() => CursorIcon::Pointer,
+            Some(p) if input::reporting(p.snapshot.modes, p.snapshot.mouse_x10) => {
+                CursorIcon::Default
+            }
+            _ => CursorIcon::Text,
         };
-        self.window.set_cursor(icon);
+        self.os.set_cursor(icon);
     }
 
-    pub(super) fn mouse_button(&mut self, button: winit::event::MouseButton, state: ElementState) {
+    fn mouse_button(
+        &mut self,
+        shared: &mut Shared,
+        button: winit::event::MouseButton,
+        state: ElementState,
+    ) {
         let Some(button) = mouse_button(button) else {
             return;
         };
         let pressed = state == ElementState::Pressed;
-        if self.reporting() && !self.mouse.selecting {
+        if !pressed && self.dragging.take().is_some() {
+            return;
+        }
+        if pressed && self.press_outside_panes(shared, button) {
+            return;
+        }
+        let Some(id) = self
+            .selecting_in
+            .or_else(|| self.pane_under_pointer(shared))
+        else {
+            return;
+        };
+        if pressed && self.focused_id() != Some(id) {
+            self.focus_pane(id);
+        }
+        if self.reporting(id) && self.selecting_in.is_none() {
             if pressed {
                 self.mouse.held.get_or_insert(button);
-                self.report(MouseEvent::Press(button));
+                self.report(shared, id, MouseEvent::Press(button));
             } else {
-                self.report(MouseEvent::Release(button));
+                self.report(shared, id, MouseEvent::Release(button));
                 if self.mouse.held == Some(button) {
                     self.mouse.held = None;
                 }
@@ -268,30 +421,71 @@ impl TermWindow {
             return;
         }
         match (button, pressed) {
-            (MouseButton::Left, true) => self.left_press(),
+            (MouseButton::Left, true) => self.left_press(shared, id),
             (MouseButton::Left, false) => {
-                self.mouse.selecting = false;
+                self.selecting_in = None;
                 self.autoscroll_at = None;
                 // Selecting copies to the primary selection, as on every X11 terminal.
-                self.copy_selection(ClipboardKind::Selection);
+                self.copy_selection(shared, ClipboardKind::Selection);
             }
-            (MouseButton::Middle, true) => self.paste_from(ClipboardKind::Selection),
+            (MouseButton::Middle, true) => self.paste_from(shared, ClipboardKind::Selection),
             _ => {}
         }
     }
 
-    fn left_press(&mut self) {
-        let (cell, side) = self.geometry().cell(self.mouse.x, self.mouse.y);
+    /// A press on the tab bar (left selects a tab, middle closes it) or on a split border
+    /// (starts dragging it). True if it was one of those.
+    fn press_outside_panes(&mut self, shared: &Shared, button: MouseButton) -> bool {
+        let Some(g) = &shared.graphics else {
+            return false;
+        };
+        let Some((col, row)) = self.cell_at(g, self.mouse.x, self.mouse.y) else {
+            return false;
+        };
+        if self.tab_bar_shown(shared) && row == 0 {
+            let cols = self.grid(g).0;
+            if let Some(index) = tabs::tab_at(self.tabs.len(), cols, col) {
+                match button {
+                    MouseButton::Left => self.select_tab(index),
+                    MouseButton::Middle => {
+                        for id in self.tabs[index].layout.panes() {
+                            self.close_pane(shared, id);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            return true;
+        }
+        if button == MouseButton::Left
+            && let Some(tab) = self.tabs.get(self.active)
+            && !tab.zoomed
+            && let Some(border) = tab.layout.border_at(self.pane_area(shared), col, row)
+        {
+            self.dragging = Some(border);
+            return true;
+        }
+        false
+    }
+
+    fn left_press(&mut self, shared: &Shared, id: PaneId) {
+        let Some(g) = &shared.graphics else {
+            return;
+        };
+        let Some(pane) = self.panes.get(&id) else {
+            return;
+        };
+        let (cell, side) = self.geometry(g, pane).cell(self.mouse.x, self.mouse.y);
         let ctrl = self.modifiers.control_key();
-        if ctrl && let Some(link) = &self.hovered_link {
-            if links::allowed(&link.uri, &self.config.link_schemes) {
-                links::open(&self.config.link_opener, &link.uri);
+        if ctrl && let Some(link) = &pane.hovered_link {
+            if links::allowed(&link.uri, &shared.config.link_schemes) {
+                links::open(&shared.config.link_opener, &link.uri);
             } else {
                 tracing::warn!(uri = %link.uri, "link scheme not allowed; not opening it");
             }
             return;
         }
-        let terminal = &self.session.terminal;
+        let terminal = &pane.session.terminal;
         let clicks = self.mouse.click(cell, Instant::now());
         if clicks == 1 && self.modifiers.shift_key() && terminal.has_selection() {
             terminal.extend_selection(cell, side);
@@ -308,26 +502,40 @@ impl TermWindow {
                 terminal.extend_selection(cell, side);
             }
         }
-        self.mouse.selecting = true;
+        self.selecting_in = Some(id);
         self.request_frame();
     }
 
     /// One autoscroll step while a selection is dragged past the top or bottom edge.
-    pub(super) fn autoscroll(&mut self, now: Instant) {
-        let g = self.geometry();
-        let lines = g.autoscroll_lines(self.mouse.y);
-        if !self.mouse.selecting || lines == 0 {
+    pub(super) fn autoscroll(&mut self, shared: &Shared, now: Instant) {
+        let (Some(g), Some(pane)) = (
+            &shared.graphics,
+            self.selecting_in.and_then(|id| self.panes.get(&id)),
+        ) else {
+            self.autoscroll_at = None;
+            return;
+        };
+        let geometry = self.geometry(g, pane);
+        let lines = geometry.autoscroll_lines(self.mouse.y);
+        if lines == 0 {
             self.autoscroll_at = None;
             return;
         }
-        self.session.terminal.scroll_view(-lines);
-        let (cell, side) = g.cell(self.mouse.x, self.mouse.y);
-        self.session.terminal.extend_selection(cell, side);
+        pane.session.terminal.scroll_view(-lines);
+        let (cell, side) = geometry.cell(self.mouse.x, self.mouse.y);
+        pane.session.terminal.extend_selection(cell, side);
         self.autoscroll_at = Some(now + AUTOSCROLL_INTERVAL);
         self.request_frame();
     }
 
-    pub(super) fn wheel(&mut self, delta: MouseScrollDelta) {
+    fn wheel(&mut self, shared: &Shared, delta: MouseScrollDelta) {
+        let Some(id) = self.pane_under_pointer(shared) else {
+            return;
+        };
+        let cell_height = shared
+            .graphics
+            .as_ref()
+            .map_or(1.0, |g| g.renderer.cell_metrics().height as f64);
         // A notch scrolls three lines, but is one report to a program that asked for
         // mouse events (it decides what a notch is worth); a touchpad reports per line.
         let (lines, reports) = match delta {
@@ -336,27 +544,30 @@ impl TermWindow {
                 (notches * LINES_PER_NOTCH, notches)
             }
             MouseScrollDelta::PixelDelta(p) => {
-                let height = self.geometry().cell_height;
-                let lines = self.mouse.wheel_pixels(p.y, height);
+                let lines = self.mouse.wheel_pixels(p.y, cell_height);
                 (lines, lines)
             }
         };
         if lines == 0 {
             return;
         }
-        let modes = self.snapshot.modes;
-        if self.reporting() {
+        if self.reporting(id) {
             let button = if lines > 0 {
                 MouseButton::WheelUp
             } else {
                 MouseButton::WheelDown
             };
             for _ in 0..reports.unsigned_abs() {
-                self.report(MouseEvent::Press(button));
+                self.report(shared, id, MouseEvent::Press(button));
             }
-        } else if modes.contains(SnapshotModes::ALT_SCREEN | SnapshotModes::ALTERNATE_SCROLL)
-            && !self.modifiers.shift_key()
-        {
+            return;
+        }
+        let shift = self.modifiers.shift_key();
+        let Some(pane) = self.panes.get_mut(&id) else {
+            return;
+        };
+        let modes = pane.snapshot.modes;
+        if modes.contains(SnapshotModes::ALT_SCREEN | SnapshotModes::ALTERNATE_SCROLL) && !shift {
             // Full-screen programs without mouse support (less, man) scroll with arrows.
             let arrow: &[u8] = match (lines > 0, modes.contains(SnapshotModes::APP_CURSOR)) {
                 (true, true) => b"\x1bOA",
@@ -365,9 +576,38 @@ impl TermWindow {
                 (false, false) => b"\x1b[B",
             };
             let bytes = arrow.repeat(lines.unsigned_abs() as usize);
-            self.session.terminal.writer().write(bytes);
+            pane.session.terminal.writer().write(bytes);
         } else {
-            self.scroll_view(lines);
+            pane.scroll_view(lines);
+            self.request_frame();
+        }
+    }
+}
+
+/// Keys while the search bar is open: they edit the pattern instead of going to the
+/// program.
+fn search_key(
+    pane: &mut crate::pane::Pane,
+    event: &KeyEvent,
+    mods: winit::keyboard::ModifiersState,
+) {
+    let Some(search) = &mut pane.search else {
+        return;
+    };
+    let terminal = &pane.session.terminal;
+    match &event.logical_key {
+        Key::Named(NamedKey::Escape) => pane.search = None,
+        Key::Named(NamedKey::Enter) if mods.shift_key() => {
+            search.advance(terminal, Direction::Right)
+        }
+        Key::Named(NamedKey::Enter) => search.advance(terminal, Direction::Left),
+        Key::Named(NamedKey::Backspace) => search.backspace(terminal),
+        _ => {
+            if let Some(text) = event.text.as_deref().filter(|t| {
+                !t.chars().any(char::is_control) && !mods.control_key() && !mods.alt_key()
+            }) {
+                search.push(text, terminal);
+            }
         }
     }
 }

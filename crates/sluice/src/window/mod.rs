@@ -1,514 +1,678 @@
-//! The desktop window: winit event loop, the pipeline, the renderer, presenting.
+//! One desktop window: its surface, frame pacing, keyboard and mouse state, its tabs (each a
+//! layout of panes) and the tab bar.
 //!
-//! The UI thread never parses and never touches the PTY: it takes a snapshot when the parser
-//! wakes it (at most once per refresh, fewer under a flood, see [`pacing`]), renders outside
-//! the terminal lock, and hands keystrokes to the writer thread's queue.
+//! The UI thread never parses and never touches the PTY: it takes a pane's snapshot when the
+//! pane's parser wakes it (at most once per refresh, fewer under a flood, see [`pacing`]),
+//! renders outside the terminal lock, and hands keystrokes to the pane's writer thread.
+//! Panes that are not shown (background tabs, the others while one is zoomed) keep reading
+//! and parsing and are not drawn; the frame budget is the window's, not each pane's.
 //!
 //! An idle window has no timer: the event loop sleeps until input, output, or a deadline
 //! that something visible needs (a blinking cursor before its timeout, the bell, a selection
 //! autoscrolling, the metrics overlay while there is activity).
 
-mod bar;
 mod bindings;
 mod blink;
-mod clipboard;
 mod frame;
 mod input;
 mod keys;
-mod links;
+pub mod layout;
 mod mouse;
-mod overlay;
 mod pacing;
-mod paste_confirm;
-mod reload;
-mod search;
+mod tabs;
 mod timers;
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use sluice_pty::{PtyOptions, WinSize};
-use sluice_render::{FontConfig, Gpu, Renderer, WindowSurface};
-use sluice_term::{ClipboardKind, Snapshot, SnapshotModes, TermEvent};
-use winit::application::ApplicationHandler;
+use sluice_pty::WinSize;
+use sluice_render::{PaneView, WindowSurface};
+use sluice_term::{ClipboardKind, SnapshotModes, TermEvent};
 use winit::dpi::{LogicalSize, PhysicalSize};
-use winit::event::WindowEvent;
-use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
+use winit::event_loop::ActiveEventLoop;
 use winit::keyboard::ModifiersState;
-use winit::window::{UserAttentionType, Window, WindowId};
+use winit::window::{UserAttentionType, Window as OsWindow};
 
-use crate::cli::Cli;
-use crate::config::{self, Config};
-use crate::metrics::RuntimeMetrics;
-use blink::{BELL_DURATION, Blink};
-use clipboard::Clipboard;
-use links::Link;
+use crate::app::{Graphics, Shared};
+use crate::events::PaneId;
+use crate::pane::{Pane, Spawn};
+use blink::Blink;
+use layout::{Border, CellRect, SplitDirection, Towards};
 use mouse::{Geometry, Mouse};
-use overlay::MetricsOverlay;
 use pacing::FramePacer;
-use search::SearchBar;
+use tabs::Tab;
 
 /// Padding around the grid, in logical pixels.
 const PADDING: f64 = 4.0;
 
-/// Messages from other threads to the UI thread.
+/// The title of a window whose program set none.
+const DEFAULT_TITLE: &str = "Sluice";
+
+/// What a window asks of the application, which owns the event loop and the other windows.
 #[derive(Debug)]
-enum UserEvent {
-    /// The parser has something new (a frame, or an event for the application).
-    Wakeup,
-    /// The child exited.
-    ChildExited,
-    /// The configuration file changed.
-    ConfigChanged,
+pub enum Request {
+    NewWindow(Spawn),
+    /// A new font size in points, for every window (they share the glyph atlas).
+    FontSize(f32),
 }
 
-/// Runs the window until the child exits or the window is closed. Returns the exit status.
-pub fn run(cli: &Cli, config: Config) -> anyhow::Result<i32> {
-    let event_loop = EventLoop::<UserEvent>::with_user_event()
-        .build()
-        .context("cannot connect to a display")?;
-    let proxy = event_loop.create_proxy();
-    let mut app = App {
-        cli,
-        config,
-        proxy,
-        state: None,
-        error: None,
-        exit_code: 0,
-    };
-    event_loop.run_app(&mut app).context("event loop failed")?;
-    match app.error {
-        Some(err) => Err(err),
-        None => Ok(app.exit_code),
-    }
-}
-
-struct App<'a> {
-    cli: &'a Cli,
-    config: Config,
-    proxy: EventLoopProxy<UserEvent>,
-    state: Option<TermWindow>,
-    error: Option<anyhow::Error>,
-    exit_code: i32,
-}
-
-/// Everything that exists while the window is open. Field order is drop order: the
-/// session (parser, then PTY) stops before the renderer and the window go.
-struct TermWindow {
-    session: sluice_term::Session,
-    snapshot: Snapshot,
-    renderer: Renderer,
+/// Everything that exists while the window is open. Field order is drop order: the panes
+/// (their parsers, then their PTYs) stop before the surface and the window go.
+pub struct Window {
+    panes: BTreeMap<PaneId, Pane>,
+    tabs: Vec<Tab>,
+    active: usize,
+    /// The tab bar's picture (drawn as a row of cells), while it is shown.
+    tab_bar: Option<PaneView>,
+    /// The pictures of the split borders, reused from frame to frame.
+    borders: Vec<PaneView>,
     surface: WindowSurface<'static>,
-    gpu: Gpu,
-    window: Arc<Window>,
-    config: Config,
+    pub os: Arc<OsWindow>,
     pacer: FramePacer,
-    modifiers: ModifiersState,
-    frame_requested: bool,
-    font: FontConfig,
-    font_points: f32,
-    last_parsed: u64,
-    metrics: RuntimeMetrics,
-    overlay: Option<MetricsOverlay>,
-    /// The parser's longest lock hold, shared out to the log and the overlay.
-    longest_hold: Duration,
-    mouse: Mouse,
-    clipboard: Clipboard,
-    search: Option<SearchBar>,
-    /// A paste waiting for the user to confirm it (`paste.confirm`).
-    paste_confirm: Option<paste_confirm::PasteConfirm>,
-    hovered_link: Option<Link>,
-    /// The input method's uncommitted text, drawn at the cursor.
+    pub modifiers: ModifiersState,
+    pub frame_requested: bool,
+    /// The input method's uncommitted text, drawn at the focused pane's cursor.
     preedit: Option<String>,
-    /// The view is frozen (Scroll Lock): the snapshot is not updated.
-    frozen: bool,
+    mouse: Mouse,
+    /// The pane a selection drag started in: it keeps the pointer until the button is up.
+    selecting_in: Option<PaneId>,
+    /// A split border being dragged.
+    dragging: Option<Border>,
     blink: Blink,
-    bell_until: Option<Instant>,
     autoscroll_at: Option<Instant>,
-    /// When to re-read the configuration file, which changed.
-    reload_at: Option<Instant>,
-    /// The command line, whose options win over the file's on every reload.
-    cli: Cli,
-    /// Whether the terminal's failure (its parser panicked) has been shown.
-    failure_shown: bool,
-    _config_watcher: Option<config::ConfigWatcher>,
+    /// Whether the window has the keyboard.
+    has_focus: bool,
+    /// Requests for the application, taken after each event.
+    pub requests: Vec<Request>,
 }
 
-impl ApplicationHandler<UserEvent> for App<'_> {
-    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
-        if self.state.is_some() {
-            return;
-        }
-        match TermWindow::open(self.cli, &self.config, event_loop, self.proxy.clone()) {
-            Ok(state) => self.state = Some(state),
-            Err(err) => {
-                self.error = Some(err);
-                event_loop.exit();
-            }
-        }
-    }
-
-    fn user_event(&mut self, event_loop: &ActiveEventLoop, event: UserEvent) {
-        let Some(state) = &mut self.state else {
-            return;
-        };
-        match event {
-            UserEvent::Wakeup => {
-                state.handle_term_events();
-                state.schedule_frame();
-            }
-            UserEvent::ConfigChanged => state.config_changed(),
-            UserEvent::ChildExited => {
-                self.exit_code = state
-                    .session
-                    .pty
-                    .exit_status()
-                    .map_or(0, |s| s.shell_code());
-                event_loop.exit();
-            }
-        }
-    }
-
-    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
-        let Some(state) = &mut self.state else {
-            return;
-        };
-        match event {
-            WindowEvent::CloseRequested => event_loop.exit(),
-            WindowEvent::RedrawRequested => state.draw(),
-            WindowEvent::Resized(size) => state.resize(size),
-            WindowEvent::ScaleFactorChanged { scale_factor, .. } => state.rescale(scale_factor),
-            WindowEvent::Focused(focused) => state.focus_changed(focused),
-            WindowEvent::ModifiersChanged(mods) => state.modifiers = mods.state(),
-            WindowEvent::KeyboardInput { event, .. } => state.key(&event),
-            WindowEvent::Ime(ime) => state.ime(ime),
-            WindowEvent::CursorMoved { position, .. } => state.pointer_moved(position),
-            WindowEvent::CursorLeft { .. } => state.pointer_left(),
-            WindowEvent::MouseInput {
-                state: pressed,
-                button,
-                ..
-            } => state.mouse_button(button, pressed),
-            WindowEvent::MouseWheel { delta, .. } => state.wheel(delta),
-            _ => {}
-        }
-    }
-
-    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
-        let Some(state) = &mut self.state else {
-            return;
-        };
-        let now = Instant::now();
-        state.run_timers(now);
-        let mut wake_at = state.next_deadline();
-        if state.frame_requested {
-            let at = state.pacer.next_frame_at();
-            if at <= now {
-                state.frame_requested = false;
-                state.window.request_redraw();
-            } else {
-                wake_at = Some(wake_at.map_or(at, |w| w.min(at)));
-            }
-        }
-        // Idle is free: no timer unless something visible needs one.
-        event_loop.set_control_flow(wake_at.map_or(ControlFlow::Wait, ControlFlow::WaitUntil));
-    }
-}
-
-impl TermWindow {
-    fn open(
-        cli: &Cli,
-        config: &Config,
+impl Window {
+    /// Opens a window of `size` cells running `spawn` in its one pane. The first window also
+    /// sets up the GPU device and the renderer that every later window shares.
+    pub fn open(
         event_loop: &ActiveEventLoop,
-        proxy: EventLoopProxy<UserEvent>,
-    ) -> anyhow::Result<Self> {
-        let attributes = Window::default_attributes()
-            .with_title("Sluice")
+        shared: &mut Shared,
+        spawn: &Spawn,
+        size: (u16, u16),
+    ) -> anyhow::Result<Window> {
+        // The real cell size once the fonts are loaded; before the first window, an estimate
+        // that the first resize corrects.
+        let (cw, ch) = shared.graphics.as_ref().map_or((9.0, 19.0), |g| {
+            let m = g.renderer.cell_metrics();
+            (m.width as f64 / g.scale, m.height as f64 / g.scale)
+        });
+        let attributes = OsWindow::default_attributes()
+            .with_title(DEFAULT_TITLE)
             .with_inner_size(LogicalSize::new(
-                cli.size.0 as f64 * 9.0 + 2.0 * PADDING,
-                cli.size.1 as f64 * 19.0 + 2.0 * PADDING,
+                size.0 as f64 * cw + 2.0 * PADDING,
+                size.1 as f64 * ch + 2.0 * PADDING,
             ));
-        let window = Arc::new(
+        let os = Arc::new(
             event_loop
                 .create_window(attributes)
                 .context("cannot open a window")?,
         );
-        window.set_ime_allowed(true);
-        window.set_cursor(winit::window::CursorIcon::Text);
-        let scale = window.scale_factor();
-        let font = FontConfig {
-            family: config.font_family.clone(),
-            size_px: points_to_pixels(config.font_size, scale),
-            ..FontConfig::default()
-        };
-        let instance = sluice_render::wgpu::Instance::new(
-            sluice_render::wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
-                event_loop.owned_display_handle(),
-            )),
-        );
-        let raw_surface = instance
-            .create_surface(window.clone())
-            .context("cannot create a GPU surface")?;
-        let gpu = Gpu::with_instance(instance, Some(&raw_surface))?;
-        tracing::info!(adapter = %gpu.describe(), "rendering");
-        let size = window.inner_size();
+        os.set_ime_allowed(true);
+        os.set_cursor(winit::window::CursorIcon::Text);
+        let raw_surface = match &shared.graphics {
+            Some(g) => g.gpu.instance.create_surface(os.clone()),
+            None => {
+                let instance = sluice_render::wgpu::Instance::new(
+                    sluice_render::wgpu::InstanceDescriptor::new_with_display_handle_from_env(
+                        Box::new(event_loop.owned_display_handle()),
+                    ),
+                );
+                let surface = instance.create_surface(os.clone());
+                if let Ok(surface) = &surface {
+                    shared.graphics = Some(Graphics::new(
+                        instance,
+                        surface,
+                        &shared.config,
+                        os.scale_factor(),
+                    )?);
+                }
+                surface
+            }
+        }
+        .context("cannot create a GPU surface")?;
+        let g = shared.graphics.as_ref().expect("set up above");
+        let inner = os.inner_size();
         let surface = WindowSurface::new(
             raw_surface,
-            &gpu.adapter,
-            &gpu.device,
-            (size.width, size.height),
+            &g.gpu.adapter,
+            &g.gpu.device,
+            (inner.width, inner.height),
         )?;
-        let renderer = Renderer::new(&gpu.device, &gpu.queue, surface.format(), &font)?;
-        let grid = grid_size(&renderer, size, scale);
-
-        let wake_proxy = proxy.clone();
-        let session = sluice_term::Session::start(
-            &PtyOptions {
-                command: cli.command.clone(),
-                working_directory: cli.working_directory.clone(),
-                size: grid,
-                read_ahead: cli.read_ahead,
-                flow_control: config.flow_control,
-                ..PtyOptions::default()
-            },
-            config.terminal_options(),
-            Arc::new(move || {
-                let _ = wake_proxy.send_event(UserEvent::Wakeup);
-            }),
-        )?;
-        let config_watcher = watch_config(cli, proxy.clone());
-        let exited = session.pty.exit_signal();
-        std::thread::Builder::new()
-            .name("child-exit".into())
-            .spawn(move || {
-                let _ = exited.recv();
-                let _ = proxy.send_event(UserEvent::ChildExited);
-            })?;
-        let now = Instant::now();
-        let (pty_stats, term_stats) = (session.pty.stats().snapshot(), session.terminal.stats());
-        let metrics = RuntimeMetrics::new(now, pty_stats, term_stats);
-        let overlay = config
-            .metrics_overlay
-            .then(|| MetricsOverlay::new(now, pty_stats, term_stats));
-        let refresh = window
+        let refresh = os
             .current_monitor()
             .and_then(|m| m.refresh_rate_millihertz())
             .map(|mhz| Duration::from_secs_f64(1000.0 / mhz as f64));
-        Ok(Self {
-            session,
-            snapshot: Snapshot::default(),
-            renderer,
+        let now = Instant::now();
+        let mut window = Window {
+            panes: BTreeMap::new(),
+            tabs: Vec::new(),
+            active: 0,
+            tab_bar: None,
+            borders: Vec::new(),
             surface,
-            gpu,
-            window,
-            config: config.clone(),
+            os,
             pacer: FramePacer::new(refresh),
             modifiers: ModifiersState::empty(),
             frame_requested: true,
-            font,
-            font_points: config.font_size,
-            last_parsed: 0,
-            metrics,
-            overlay,
-            longest_hold: Duration::ZERO,
-            mouse: Mouse::default(),
-            clipboard: Clipboard::new(),
-            search: None,
-            paste_confirm: None,
-            hovered_link: None,
             preedit: None,
-            frozen: false,
-            blink: Blink::new(Duration::from_secs_f64(config.blink_timeout_s), now),
-            bell_until: None,
+            mouse: Mouse::default(),
+            selecting_in: None,
+            dragging: None,
+            blink: Blink::new(Duration::from_secs_f64(shared.config.blink_timeout_s), now),
             autoscroll_at: None,
-            reload_at: None,
-            cli: cli.clone(),
-            failure_shown: false,
-            _config_watcher: config_watcher,
-        })
+            has_focus: true,
+            requests: Vec::new(),
+        };
+        window.new_tab(shared, spawn)?;
+        Ok(window)
     }
 
-    fn handle_term_events(&mut self) {
-        if let Some(failure) = self.session.terminal.failure()
-            && !self.failure_shown
-        {
-            // The screen stays as it was; the title says why it no longer changes.
-            self.failure_shown = true;
-            self.window
-                .set_title(&format!("Sluice: the terminal failed ({failure})"));
-            self.window
-                .request_user_attention(Some(UserAttentionType::Critical));
+    pub fn id(&self) -> winit::window::WindowId {
+        self.os.id()
+    }
+
+    pub fn has_pane(&self, id: PaneId) -> bool {
+        self.panes.contains_key(&id)
+    }
+
+    pub fn pane(&self, id: PaneId) -> Option<&Pane> {
+        self.panes.get(&id)
+    }
+
+    pub fn pane_mut(&mut self, id: PaneId) -> Option<&mut Pane> {
+        self.panes.get_mut(&id)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.panes.is_empty()
+    }
+
+    /// The pane with the keyboard: the active tab's focused pane.
+    pub fn focused_id(&self) -> Option<PaneId> {
+        self.tabs.get(self.active).map(|t| t.focused)
+    }
+
+    fn focused(&mut self) -> Option<&mut Pane> {
+        let id = self.focused_id()?;
+        self.panes.get_mut(&id)
+    }
+
+    /// The window's grid: how many cells fit inside the padding.
+    fn grid(&self, g: &Graphics) -> (usize, usize) {
+        let m = g.renderer.cell_metrics();
+        let size = self.os.inner_size();
+        let padding = (2.0 * PADDING * self.os.scale_factor()) as u32;
+        (
+            (size.width.saturating_sub(padding) / m.width) as usize,
+            (size.height.saturating_sub(padding) / m.height) as usize,
+        )
+    }
+
+    fn tab_bar_shown(&self, shared: &Shared) -> bool {
+        shared.config.tab_bar.shown(self.tabs.len())
+    }
+
+    /// The cells the panes share: the grid, less the tab bar's row when it is shown.
+    fn pane_area(&self, shared: &Shared) -> CellRect {
+        let (cols, rows) = shared.graphics.as_ref().map_or((0, 0), |g| self.grid(g));
+        let bar = usize::from(self.tab_bar_shown(shared) && rows > 1);
+        CellRect {
+            col: 0,
+            row: bar,
+            cols,
+            rows: rows - bar,
         }
-        for event in self.session.terminal.take_events() {
+    }
+
+    /// The panes shown now and where: the active tab's, or its zoomed pane alone.
+    fn visible(&self, shared: &Shared) -> Vec<(PaneId, CellRect)> {
+        let Some(tab) = self.tabs.get(self.active) else {
+            return Vec::new();
+        };
+        let area = self.pane_area(shared);
+        if tab.zoomed {
+            return vec![(tab.focused, area)];
+        }
+        tab.layout.place(area).0
+    }
+
+    /// Gives every pane of every tab its place (background tabs follow the window's size
+    /// too, so a program there is never drawn at a stale size when its tab comes back).
+    fn relayout(&mut self, shared: &Shared) {
+        let Some(g) = &shared.graphics else {
+            return;
+        };
+        let m = g.renderer.cell_metrics();
+        let area = self.pane_area(shared);
+        for tab in &self.tabs {
+            let placed = if tab.zoomed {
+                vec![(tab.focused, area)]
+            } else {
+                tab.layout.place(area).0
+            };
+            for (id, rect) in placed {
+                if let Some(pane) = self.panes.get_mut(&id) {
+                    pane.place(rect, (m.width, m.height));
+                }
+            }
+        }
+        self.tab_bar = self.tab_bar.take().filter(|_| self.tab_bar_shown(shared));
+        self.request_frame();
+    }
+
+    /// The terminal size a pane of `rect` has.
+    fn win_size(g: &Graphics, rect: CellRect) -> WinSize {
+        let m = g.renderer.cell_metrics();
+        WinSize {
+            cols: rect.cols.max(1).min(u16::MAX as usize) as u16,
+            rows: rect.rows.max(1).min(u16::MAX as usize) as u16,
+            cell_width: m.width as u16,
+            cell_height: m.height as u16,
+        }
+        .clamped()
+    }
+
+    fn start_pane(
+        &mut self,
+        shared: &Shared,
+        spawn: &Spawn,
+        rect: CellRect,
+    ) -> anyhow::Result<PaneId> {
+        let g = shared.graphics.as_ref().expect("a window has graphics");
+        let size = Self::win_size(g, rect);
+        let pane = Pane::start(spawn, size, &shared.pane_context())?;
+        let id = pane.id;
+        self.panes.insert(id, pane);
+        Ok(id)
+    }
+
+    /// Opens a tab running `spawn` after the active one, and switches to it.
+    pub fn new_tab(&mut self, shared: &Shared, spawn: &Spawn) -> anyhow::Result<PaneId> {
+        // With the bar about to appear, the new pane starts at its final size.
+        let shown_after = shared.config.tab_bar.shown(self.tabs.len() + 1);
+        let mut area = self.pane_area(shared);
+        if shown_after && !self.tab_bar_shown(shared) && area.rows > 1 {
+            area.row += 1;
+            area.rows -= 1;
+        }
+        let id = self.start_pane(shared, spawn, area)?;
+        let at = if self.tabs.is_empty() {
+            0
+        } else {
+            self.active + 1
+        };
+        self.tabs.insert(at, Tab::new(id));
+        self.select_tab(at);
+        self.relayout(shared);
+        Ok(id)
+    }
+
+    /// Splits the focused pane, the new one (running `spawn`) to the right or below.
+    pub fn split(
+        &mut self,
+        shared: &Shared,
+        direction: SplitDirection,
+        spawn: &Spawn,
+    ) -> anyhow::Result<PaneId> {
+        let area = self.pane_area(shared);
+        let tab = self.tabs.get_mut(self.active).context("no tab")?;
+        tab.zoomed = false;
+        let target = tab.focused;
+        // Try the split on a copy first: the new pane starts at the size it will have.
+        let mut trial = tab.layout.clone();
+        let placeholder = PaneId(u64::MAX);
+        anyhow::ensure!(
+            trial.split(area, target, direction, placeholder),
+            "the pane is too small to split"
+        );
+        let rect = trial.rect_of(area, placeholder).expect("just split");
+        let id = self.start_pane(shared, spawn, rect)?;
+        let tab = &mut self.tabs[self.active];
+        tab.layout.split(area, target, direction, id);
+        tab.focused = id;
+        self.relayout(shared);
+        Ok(id)
+    }
+
+    /// Closes a pane (its program is hung up on). The window is empty when it was the last.
+    pub fn close_pane(&mut self, shared: &Shared, id: PaneId) {
+        if self.panes.remove(&id).is_none() {
+            return;
+        }
+        if self.selecting_in == Some(id) {
+            self.selecting_in = None;
+        }
+        if let Some(index) = self.tabs.iter().position(|t| t.layout.contains(id)) {
+            let tab = &mut self.tabs[index];
+            if tab.layout.remove(id) {
+                if tab.focused == id {
+                    tab.focused = tab.layout.panes()[0];
+                }
+                tab.zoomed = false;
+            } else {
+                self.tabs.remove(index);
+                if self.active > index || self.active >= self.tabs.len() {
+                    self.active = self.active.saturating_sub(1);
+                }
+            }
+        }
+        if !self.tabs.is_empty() {
+            self.select_tab(self.active);
+            self.relayout(shared);
+        }
+    }
+
+    /// Makes tab `index` the active one (clamped to the tabs there are).
+    pub fn select_tab(&mut self, index: usize) {
+        if self.tabs.is_empty() {
+            return;
+        }
+        let index = index.min(self.tabs.len() - 1);
+        self.active = index;
+        for id in self.tabs[index].layout.panes() {
+            if let Some(pane) = self.panes.get_mut(&id) {
+                // Seen now: the marks go. What it printed meanwhile is in its snapshot's
+                // damage at the next frame, against what its view still holds.
+                pane.unseen_output = false;
+                pane.unseen_bell = false;
+            }
+        }
+        self.update_title();
+        self.request_frame();
+    }
+
+    /// Gives the keyboard to `id`, switching to its tab.
+    pub fn focus_pane(&mut self, id: PaneId) -> bool {
+        let Some(index) = self.tabs.iter().position(|t| t.layout.contains(id)) else {
+            return false;
+        };
+        let tab = &mut self.tabs[index];
+        if tab.zoomed && tab.focused != id {
+            tab.zoomed = false;
+        }
+        tab.focused = id;
+        self.select_tab(index);
+        self.blink.input(Instant::now());
+        true
+    }
+
+    fn move_focus(&mut self, shared: &Shared, towards: Towards) {
+        let area = self.pane_area(shared);
+        let Some(tab) = self.tabs.get(self.active) else {
+            return;
+        };
+        if tab.zoomed {
+            return;
+        }
+        if let Some(next) = tab.layout.neighbour(area, tab.focused, towards) {
+            self.focus_pane(next);
+        }
+    }
+
+    fn resize_split(&mut self, shared: &Shared, towards: Towards) {
+        let area = self.pane_area(shared);
+        let Some(tab) = self.tabs.get_mut(self.active) else {
+            return;
+        };
+        let focused = tab.focused;
+        if tab.layout.resize(area, focused, towards, 1) {
+            self.relayout(shared);
+        }
+    }
+
+    fn toggle_zoom(&mut self, shared: &Shared) {
+        let Some(tab) = self.tabs.get_mut(self.active) else {
+            return;
+        };
+        if tab.layout.panes().len() > 1 {
+            tab.zoomed = !tab.zoomed;
+            self.relayout(shared);
+        }
+    }
+
+    /// The tabs, for `sluice msg list`: each tab's panes in order, and which is focused.
+    pub fn tabs(&self) -> impl Iterator<Item = (usize, bool, Vec<PaneId>, PaneId)> + '_ {
+        self.tabs
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (i, i == self.active, t.layout.panes(), t.focused))
+    }
+
+    pub fn has_focus(&self) -> bool {
+        self.has_focus
+    }
+
+    /// The pane's program has something new: events, and a frame if the pane is shown.
+    pub fn wakeup(&mut self, shared: &mut Shared, id: PaneId) {
+        self.pane_events(shared, id);
+        let shown = self.visible(shared).iter().any(|(p, _)| *p == id);
+        let Some(pane) = self.panes.get_mut(&id) else {
+            return;
+        };
+        let interactive = pane.output_was_interactive();
+        if shown {
+            if interactive {
+                self.pacer.idle();
+            }
+            self.frame_requested = true;
+        } else if !pane.unseen_output {
+            // Drawn nowhere; only the tab bar's mark changes, once.
+            pane.unseen_output = true;
+            self.request_frame();
+        }
+    }
+
+    /// What the pane's terminal reported: titles, the bell, the clipboard, blinking.
+    fn pane_events(&mut self, shared: &mut Shared, id: PaneId) {
+        let focused = self.focused_id() == Some(id);
+        let Some(pane) = self.panes.get_mut(&id) else {
+            return;
+        };
+        if let Some(failure) = pane.take_failure() {
+            // The pane's screen stays as it was; the title says why it no longer changes.
+            pane.title = Some(format!("the terminal failed ({failure})"));
+            self.os
+                .request_user_attention(Some(UserAttentionType::Critical));
+            self.update_title();
+            return;
+        }
+        let mut title_changed = false;
+        for event in pane.session.terminal.take_events() {
             match event {
-                TermEvent::Title(title) => self.window.set_title(&title),
-                TermEvent::ResetTitle => self.window.set_title("Sluice"),
-                TermEvent::Bell => self.bell(),
-                TermEvent::ClipboardStore(kind, text) => self.clipboard.set(kind, text),
+                TermEvent::Title(title) => {
+                    pane.title = Some(title);
+                    title_changed = true;
+                }
+                TermEvent::ResetTitle => {
+                    pane.title = None;
+                    title_changed = true;
+                }
+                TermEvent::Bell => {
+                    pane.bell(&shared.config);
+                    if !focused {
+                        pane.unseen_bell = true;
+                    }
+                    if !self.has_focus {
+                        self.os
+                            .request_user_attention(Some(UserAttentionType::Informational));
+                    }
+                    self.frame_requested = true;
+                }
+                TermEvent::ClipboardStore(kind, text) => shared.clipboard.set(kind, text),
                 TermEvent::ClipboardLoad(kind, format) => {
                     // Only sent when `terminal.osc52_read` allows it.
-                    let text = self.clipboard.get(kind).unwrap_or_default();
-                    self.session
+                    let text = shared.clipboard.get(kind).unwrap_or_default();
+                    pane.session
                         .terminal
                         .writer()
                         .write(format(&text).into_bytes());
                 }
                 TermEvent::CursorBlinkingChange => self.blink.input(Instant::now()),
-                TermEvent::MouseCursorDirty => self.update_pointer_icon(),
+                TermEvent::MouseCursorDirty => {}
             }
         }
+        if title_changed {
+            self.update_title();
+            if self.tab_bar_shown(shared) {
+                self.request_frame();
+            }
+        }
+        self.update_pointer_icon();
     }
 
-    fn bell(&mut self) {
-        if self.config.visual_bell {
-            self.bell_until = Some(Instant::now() + BELL_DURATION);
+    /// The window's title is its focused pane's.
+    fn update_title(&self) {
+        let title = self
+            .focused_id()
+            .and_then(|id| self.panes.get(&id))
+            .and_then(|p| p.title.clone())
+            .unwrap_or_else(|| DEFAULT_TITLE.to_owned());
+        self.os.set_title(&title);
+    }
+
+    /// The pane's program ended: close the pane, or with `--hold` keep it with a line that
+    /// says how it ended.
+    pub fn child_exited(&mut self, shared: &Shared, id: PaneId) {
+        let Some(pane) = self.panes.get_mut(&id) else {
+            return;
+        };
+        if shared.cli.hold {
+            pane.ended = Some(pane.ending());
             self.request_frame();
+        } else {
+            self.close_pane(shared, id);
         }
-        if !self.window.has_focus() {
-            self.window
-                .request_user_attention(Some(UserAttentionType::Informational));
-        }
-    }
-
-    /// Asks for a frame; a burst of wake-ups becomes one frame.
-    fn schedule_frame(&mut self) {
-        let parsed = self.session.terminal.stats().bytes_parsed;
-        // Little output since the last frame: interactive, draw at the next refresh.
-        if parsed - self.last_parsed < 64 * 1024 {
-            self.pacer.idle();
-        }
-        self.last_parsed = parsed;
-        self.frame_requested = true;
     }
 
     /// Asks for a frame at once, for something the user did.
-    fn request_frame(&mut self) {
+    pub fn request_frame(&mut self) {
         self.pacer.idle();
         self.frame_requested = true;
     }
 
-    fn focus_changed(&mut self, focused: bool) {
-        self.renderer.focused = focused;
-        if self.snapshot.modes.contains(SnapshotModes::FOCUS_IN_OUT) {
-            let report: &[u8] = if focused { b"\x1b[I" } else { b"\x1b[O" };
-            self.session.terminal.writer().write(report);
+    /// When the next frame may be drawn, if one was asked for.
+    pub fn frame_due(&self) -> Option<Instant> {
+        self.frame_requested.then(|| self.pacer.next_frame_at())
+    }
+
+    pub fn focus_changed(&mut self, focused: bool) {
+        self.has_focus = focused;
+        let report: &[u8] = if focused { b"\x1b[I" } else { b"\x1b[O" };
+        if let Some(pane) = self.focused()
+            && pane.snapshot.modes.contains(SnapshotModes::FOCUS_IN_OUT)
+        {
+            pane.session.terminal.writer().write(report);
         }
         self.blink.input(Instant::now());
         self.request_frame();
     }
 
-    fn geometry(&self) -> Geometry {
-        let m = self.renderer.cell_metrics();
+    /// Where `pane` is on the window, for turning the pointer's position into cells.
+    fn geometry(&self, g: &Graphics, pane: &Pane) -> Geometry {
+        let m = g.renderer.cell_metrics();
+        let padding = PADDING * self.os.scale_factor();
         Geometry {
-            padding: PADDING * self.window.scale_factor(),
+            x: padding + pane.rect.col as f64 * m.width as f64,
+            y: padding + pane.rect.row as f64 * m.height as f64,
             cell_width: m.width as f64,
             cell_height: m.height as f64,
-            cols: self.snapshot.cols,
-            rows: self.snapshot.rows,
+            cols: pane.snapshot.cols.min(pane.rect.cols),
+            rows: pane.snapshot.rows.min(pane.rect.rows),
         }
     }
 
-    fn resize(&mut self, size: PhysicalSize<u32>) {
-        self.surface
-            .resize(&self.gpu.device, (size.width, size.height));
-        let grid = grid_size(&self.renderer, size, self.window.scale_factor());
-        if (grid.cols as usize, grid.rows as usize) != (self.snapshot.cols, self.snapshot.rows) {
-            // A frozen view cannot follow a new size: it thaws.
-            self.frozen = false;
-            if let Err(err) = self.session.resize(grid) {
-                tracing::warn!(%err, "cannot resize the PTY");
-            }
+    /// The window cell under a point in physical pixels.
+    fn cell_at(&self, g: &Graphics, x: f64, y: f64) -> Option<(usize, usize)> {
+        let m = g.renderer.cell_metrics();
+        let padding = PADDING * self.os.scale_factor();
+        let (fx, fy) = (
+            (x - padding) / m.width as f64,
+            (y - padding) / m.height as f64,
+        );
+        (fx >= 0.0 && fy >= 0.0).then_some((fx as usize, fy as usize))
+    }
+
+    pub fn resize(&mut self, shared: &Shared, size: PhysicalSize<u32>) {
+        if let Some(g) = &shared.graphics {
+            self.surface
+                .resize(&g.gpu.device, (size.width, size.height));
         }
-        self.renderer.invalidate();
-        self.request_frame();
-        self.window.request_redraw();
+        self.relayout(shared);
+        self.os.request_redraw();
     }
 
-    fn rescale(&mut self, scale: f64) {
-        self.set_font_points(self.font_points, scale);
+    /// The font changed (size or family, for every window): every pane is refitted.
+    pub fn font_changed(&mut self, shared: &Shared) {
+        self.relayout(shared);
     }
 
-    /// Changes the font size (Ctrl+=, Ctrl+-, Ctrl+0) and refits the grid to the window.
-    fn set_font_points(&mut self, points: f32, scale: f64) {
-        self.font_points = points.clamp(3.0, 200.0);
-        self.font.size_px = points_to_pixels(self.font_points, scale);
-        if let Err(err) = self.renderer.set_font(&self.font) {
-            tracing::warn!(%err, "cannot load the font at the new size");
-        }
-        self.resize(self.window.inner_size());
-    }
-
-    /// Copies the selection to the clipboard `kind`.
-    fn copy_selection(&mut self, kind: ClipboardKind) {
-        if let Some(text) = self.session.terminal.selection_text() {
-            self.clipboard.set(kind, text);
+    /// Copies the focused pane's selection to the clipboard `kind`.
+    fn copy_selection(&mut self, shared: &mut Shared, kind: ClipboardKind) {
+        if let Some(text) = self
+            .focused()
+            .and_then(|p| p.session.terminal.selection_text())
+        {
+            shared.clipboard.set(kind, text);
         }
     }
 
-    /// Pastes from the clipboard `kind`: bracketed and sanitised if the program asked.
-    fn paste_from(&mut self, kind: ClipboardKind) {
-        let Some(text) = self.clipboard.get(kind).filter(|t| !t.is_empty()) else {
+    /// Pastes from the clipboard `kind` into the focused pane.
+    fn paste_from(&mut self, shared: &mut Shared, kind: ClipboardKind) {
+        let Some(text) = shared.clipboard.get(kind).filter(|t| !t.is_empty()) else {
             return;
         };
-        self.paste(&text);
+        self.paste(shared, &text);
     }
 
     /// Pastes `text`, or first asks whether to, as `paste.confirm` says.
-    fn paste(&mut self, text: &str) {
-        let bracketed = self.snapshot.modes.contains(SnapshotModes::BRACKETED_PASTE);
-        if self.config.paste_confirm.asks(text, bracketed) {
-            self.paste_confirm = Some(paste_confirm::PasteConfirm::new(text.to_owned()));
-            self.request_frame();
+    fn paste(&mut self, shared: &Shared, text: &str) {
+        let confirm = shared.config.paste_confirm;
+        let Some(pane) = self.focused() else {
             return;
+        };
+        let bracketed = pane.snapshot.modes.contains(SnapshotModes::BRACKETED_PASTE);
+        if confirm.asks(text, bracketed) {
+            pane.paste_confirm = Some(crate::pane::paste_confirm::PasteConfirm::new(
+                text.to_owned(),
+            ));
+        } else {
+            pane.paste_now(text);
         }
-        self.paste_now(text);
+        self.request_frame();
     }
 
-    fn paste_now(&mut self, text: &str) {
-        let bracketed = self.snapshot.modes.contains(SnapshotModes::BRACKETED_PASTE);
-        let bytes = sluice_term::input::encode_paste(text, bracketed);
-        self.scroll_to_bottom();
-        self.session.terminal.writer().paste(bytes);
-    }
-
-    fn scroll_to_bottom(&mut self) {
-        if self.snapshot.display_offset != 0 {
-            self.session
-                .terminal
-                .scroll_view(-(self.snapshot.display_offset as i32));
-            self.request_frame();
+    /// Applies a new configuration to the window and its panes.
+    pub fn reconfigure(&mut self, old: &crate::config::Config, shared: &Shared) {
+        let new = &shared.config;
+        let terminal = new.terminal_options();
+        let overlay_toggled = new.metrics_overlay != old.metrics_overlay;
+        for pane in self.panes.values_mut() {
+            if terminal != old.terminal_options() {
+                pane.session.terminal.reconfigure(&terminal);
+            }
+            if overlay_toggled && new.metrics_overlay != pane.overlay.is_some() {
+                pane.toggle_overlay();
+            }
+            pane.view.invalidate();
         }
+        if new.blink_timeout_s != old.blink_timeout_s {
+            self.blink
+                .set_timeout(Duration::from_secs_f64(new.blink_timeout_s));
+        }
+        self.relayout(shared);
     }
-}
 
-/// Watches the configuration file, if its directory exists, for live reload.
-fn watch_config(cli: &Cli, proxy: EventLoopProxy<UserEvent>) -> Option<config::ConfigWatcher> {
-    let path = config::path(cli.config.as_deref())?;
-    let watched = config::watch(&path, move || {
-        let _ = proxy.send_event(UserEvent::ConfigChanged);
-    });
-    watched
-        .map_err(|err| {
-            tracing::info!(%err, path = %path.display(), "configuration not watched; no live reload")
-        })
-        .ok()
-}
-
-fn points_to_pixels(points: f32, scale: f64) -> f32 {
-    points * 96.0 / 72.0 * scale as f32
-}
-
-/// How many cells fit in the window.
-fn grid_size(renderer: &Renderer, size: PhysicalSize<u32>, scale: f64) -> WinSize {
-    let m = renderer.cell_metrics();
-    let padding = (2.0 * PADDING * scale) as u32;
-    let cols = (size.width.saturating_sub(padding) / m.width).clamp(2, u16::MAX as u32) as u16;
-    let rows = (size.height.saturating_sub(padding) / m.height).clamp(1, u16::MAX as u32) as u16;
-    WinSize {
-        cols,
-        rows,
-        cell_width: m.width as u16,
-        cell_height: m.height as u16,
+    /// The directory a new tab, split or window opened from here starts in.
+    pub fn focused_directory(&self) -> Option<std::path::PathBuf> {
+        self.focused_id()
+            .and_then(|id| self.panes.get(&id))
+            .and_then(Pane::working_directory)
     }
 }

@@ -15,10 +15,11 @@ pub const AUTOSCROLL_INTERVAL: Duration = Duration::from_millis(50);
 /// Lines per wheel notch, everyone's default.
 pub const LINES_PER_NOTCH: i32 = 3;
 
-/// The grid's place in the window, in physical pixels.
+/// A pane's grid on the window, in physical pixels: its top-left corner and its cells.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Geometry {
-    pub padding: f64,
+    pub x: f64,
+    pub y: f64,
     pub cell_width: f64,
     pub cell_height: f64,
     pub cols: usize,
@@ -28,8 +29,8 @@ pub struct Geometry {
 impl Geometry {
     /// The cell under (`x`, `y`), clamped to the grid, and which half of it.
     pub fn cell(&self, x: f64, y: f64) -> (ViewportPoint, Side) {
-        let fx = ((x - self.padding) / self.cell_width).max(0.0);
-        let fy = ((y - self.padding) / self.cell_height).max(0.0);
+        let fx = ((x - self.x) / self.cell_width).max(0.0);
+        let fy = ((y - self.y) / self.cell_height).max(0.0);
         let col = (fx as usize).min(self.cols.saturating_sub(1));
         let row = (fy as usize).min(self.rows.saturating_sub(1));
         // Past the right edge the offset exceeds 1: the right half, so a drag takes it all.
@@ -44,8 +45,8 @@ impl Geometry {
     /// Lines per autoscroll step: negative above the grid (towards history), positive
     /// below it, 0 inside. One more line per row of distance, up to 10.
     pub fn autoscroll_lines(&self, y: f64) -> i32 {
-        let top = self.padding;
-        let bottom = self.padding + self.rows as f64 * self.cell_height;
+        let top = self.y;
+        let bottom = self.y + self.rows as f64 * self.cell_height;
         let rows_out = |d: f64| (1 + (d / self.cell_height) as i32).min(10);
         if y < top {
             -rows_out(top - y)
@@ -62,14 +63,12 @@ pub struct Mouse {
     /// The pointer, in physical pixels.
     pub x: f64,
     pub y: f64,
-    /// The cell under the pointer when links were last looked for.
-    pub hover_cell: Option<ViewportPoint>,
+    /// The pane and cell under the pointer when links were last looked for.
+    pub hover_cell: Option<(crate::events::PaneId, ViewportPoint)>,
     /// The cell last reported to the program, so motion is reported once per cell.
     pub reported_cell: Option<ViewportPoint>,
     /// The button held, for drag reports (the first one pressed).
     pub held: Option<sluice_term::input::MouseButton>,
-    /// A selection drag is in progress.
-    pub selecting: bool,
     /// The pointer is hidden because the user is typing.
     pub hidden: bool,
     clicks: u8,
@@ -103,7 +102,8 @@ mod tests {
     use super::*;
 
     const GEO: Geometry = Geometry {
-        padding: 4.0,
+        x: 4.0,
+        y: 4.0,
         cell_width: 10.0,
         cell_height: 20.0,
         cols: 80,

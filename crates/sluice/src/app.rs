@@ -1,0 +1,503 @@
+//! The application: what every window shares (the configuration, the GPU device, the
+//! renderer with its fonts and glyph atlas, the clipboard, the configuration watcher, the
+//! remote-control socket) and the map of open windows.
+//!
+//! One process serves every window: a second window shares the device and the glyph atlas,
+//! so it opens without loading fonts or probing the GPU again. The process ends when its
+//! last window closes; a window closes when its last pane ends.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use sluice_render::{FontConfig, Gpu, Renderer};
+use winit::application::ApplicationHandler;
+use winit::event::WindowEvent;
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
+use winit::window::WindowId;
+
+use crate::cli::Cli;
+use crate::clipboard::Clipboard;
+use crate::config::{self, Config};
+use crate::events::{PaneId, UserEvent};
+use crate::ipc::{self, Answer, Request, SpawnRequest};
+use crate::pane::{PaneContext, Spawn};
+use crate::window::layout::SplitDirection;
+use crate::window::{self, Window};
+
+/// Editors write a file in several steps (truncate, write, rename): wait for them to finish
+/// and read it once.
+const SETTLE: Duration = Duration::from_millis(50);
+
+/// The GPU device and the renderer every window shares, set up with the first window
+/// (the device must be able to present to its surface).
+pub struct Graphics {
+    pub renderer: Renderer,
+    pub gpu: Gpu,
+    pub font: FontConfig,
+    pub font_points: f32,
+    /// The scale factor fonts are rasterised for: the first window's. (Windows on monitors
+    /// of another scale share it; one atlas per scale is left for when that is asked for.)
+    pub scale: f64,
+}
+
+impl Graphics {
+    pub fn new(
+        instance: sluice_render::wgpu::Instance,
+        surface: &sluice_render::wgpu::Surface<'_>,
+        config: &Config,
+        scale: f64,
+    ) -> anyhow::Result<Graphics> {
+        let gpu = Gpu::with_instance(instance, Some(surface))?;
+        tracing::info!(adapter = %gpu.describe(), "rendering");
+        let format = sluice_render::preferred_format(surface, &gpu.adapter)?;
+        let font = FontConfig {
+            family: config.font_family.clone(),
+            size_px: points_to_pixels(config.font_size, scale),
+            ..FontConfig::default()
+        };
+        let renderer = Renderer::new(&gpu.device, &gpu.queue, format, &font)?;
+        Ok(Graphics {
+            renderer,
+            gpu,
+            font,
+            font_points: config.font_size,
+            scale,
+        })
+    }
+
+    /// Changes the font size for every window (Ctrl+=, Ctrl+-, Ctrl+0, a reload).
+    pub fn set_font(&mut self, family: Option<String>, points: f32) {
+        self.font_points = points.clamp(3.0, 200.0);
+        self.font.family = family;
+        self.font.size_px = points_to_pixels(self.font_points, self.scale);
+        if let Err(err) = self.renderer.set_font(&self.font) {
+            tracing::warn!(%err, "cannot load the font at the new size");
+        }
+    }
+}
+
+fn points_to_pixels(points: f32, scale: f64) -> f32 {
+    points * 96.0 / 72.0 * scale as f32
+}
+
+/// What the windows share and reach through each event.
+pub struct Shared {
+    pub config: Config,
+    /// The command line, whose options win over the file's on every reload.
+    pub cli: Cli,
+    pub proxy: EventLoopProxy<UserEvent>,
+    pub clipboard: Clipboard,
+    pub graphics: Option<Graphics>,
+    /// The remote-control socket's path, for the programs' environment.
+    pub socket: Option<PathBuf>,
+}
+
+impl Shared {
+    pub fn pane_context(&self) -> PaneContext<'_> {
+        PaneContext {
+            config: &self.config,
+            read_ahead: self.cli.read_ahead,
+            proxy: &self.proxy,
+            renderer: &self
+                .graphics
+                .as_ref()
+                .expect("panes start in windows, after the graphics")
+                .renderer,
+            socket: self.socket.as_deref(),
+        }
+    }
+}
+
+/// Runs windows until the last one closes. Returns the exit status of the last program to
+/// end (0 if the last window was closed by the user).
+pub fn run(cli: &Cli, config: Config) -> anyhow::Result<i32> {
+    let event_loop = EventLoop::<UserEvent>::with_user_event()
+        .build()
+        .context("cannot connect to a display")?;
+    let proxy = event_loop.create_proxy();
+    let listener = ipc::Listener::start(proxy.clone())
+        .map_err(|err| tracing::warn!(%err, "no remote control (sluice msg)"))
+        .ok();
+    let mut app = App {
+        windows: HashMap::new(),
+        _watcher: watch_config(cli, proxy.clone()),
+        shared: Shared {
+            config,
+            cli: cli.clone(),
+            proxy,
+            clipboard: Clipboard::new(),
+            graphics: None,
+            socket: listener.as_ref().map(|l| l.path().to_owned()),
+        },
+        _listener: listener,
+        error: None,
+        exit_code: 0,
+        reload_at: None,
+        started: false,
+    };
+    event_loop.run_app(&mut app).context("event loop failed")?;
+    match app.error {
+        Some(err) => Err(err),
+        None => Ok(app.exit_code),
+    }
+}
+
+/// Field order is drop order: windows (and their panes) before what they share.
+struct App {
+    windows: HashMap<WindowId, Window>,
+    shared: Shared,
+    _watcher: Option<config::ConfigWatcher>,
+    _listener: Option<ipc::Listener>,
+    error: Option<anyhow::Error>,
+    exit_code: i32,
+    /// When to re-read the configuration file, which changed.
+    reload_at: Option<Instant>,
+    started: bool,
+}
+
+impl ApplicationHandler<UserEvent> for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if std::mem::replace(&mut self.started, true) {
+            return;
+        }
+        let spawn = Spawn {
+            command: self.shared.cli.command.clone(),
+            working_directory: self.shared.cli.working_directory.clone(),
+        };
+        if let Err(err) = self.open_window(event_loop, &spawn) {
+            self.error = Some(err);
+            event_loop.exit();
+        }
+    }
+
+    fn user_event(&mut self, event_loop: &ActiveEventLoop, event: UserEvent) {
+        match event {
+            UserEvent::Wakeup(id) => {
+                if let Some(window) = self.windows.values_mut().find(|w| w.has_pane(id)) {
+                    window.wakeup(&mut self.shared, id);
+                }
+            }
+            UserEvent::ChildExited(id) => {
+                let shared = &self.shared;
+                if let Some(window) = self.windows.values_mut().find(|w| w.has_pane(id)) {
+                    if let Some(status) = window.pane(id).and_then(|p| p.session.pty.exit_status())
+                    {
+                        self.exit_code = status.shell_code();
+                    }
+                    window.child_exited(shared, id);
+                }
+            }
+            UserEvent::ConfigChanged => {
+                self.reload_at.get_or_insert(Instant::now() + SETTLE);
+            }
+            UserEvent::Remote(envelope) => {
+                let answer = self.answer(event_loop, envelope.request);
+                let _ = envelope.reply.send(answer);
+            }
+        }
+        self.after_event(event_loop);
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, id: WindowId, event: WindowEvent) {
+        let Some(window) = self.windows.get_mut(&id) else {
+            return;
+        };
+        if let WindowEvent::CloseRequested = event {
+            // The user closed it: its programs are hung up on, like closing any terminal.
+            self.windows.remove(&id);
+            self.exit_code = 0;
+        } else {
+            window.event(&mut self.shared, event);
+        }
+        self.after_event(event_loop);
+    }
+
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        let now = Instant::now();
+        if self.reload_at.is_some_and(|at| now >= at) {
+            self.reload_config();
+        }
+        let mut wake_at = self.reload_at;
+        for window in self.windows.values_mut() {
+            window.run_timers(&self.shared, now);
+            let deadline = [window.next_deadline(), window.frame_due()]
+                .into_iter()
+                .flatten()
+                .min();
+            if let Some(at) = window.frame_due()
+                && at <= now
+            {
+                window.frame_requested = false;
+                window.os.request_redraw();
+            }
+            wake_at = [wake_at, deadline.filter(|&d| d > now)]
+                .into_iter()
+                .flatten()
+                .min();
+        }
+        // Idle is free: no timer unless something visible needs one.
+        event_loop.set_control_flow(wake_at.map_or(ControlFlow::Wait, ControlFlow::WaitUntil));
+    }
+}
+
+impl App {
+    fn open_window(
+        &mut self,
+        event_loop: &ActiveEventLoop,
+        spawn: &Spawn,
+    ) -> anyhow::Result<WindowId> {
+        let started = Instant::now();
+        let size = self.shared.cli.size;
+        let window = Window::open(event_loop, &mut self.shared, spawn, size)?;
+        let id = window.id();
+        tracing::info!(
+            ms = started.elapsed().as_secs_f64() * 1e3,
+            windows = self.windows.len() + 1,
+            "window opened"
+        );
+        self.windows.insert(id, window);
+        Ok(id)
+    }
+
+    fn window_of(&mut self, pane: PaneId) -> Option<&mut Window> {
+        self.windows.values_mut().find(|w| w.has_pane(pane))
+    }
+
+    /// After any event: what windows asked for, windows left empty, the end of the process.
+    fn after_event(&mut self, event_loop: &ActiveEventLoop) {
+        let requests: Vec<window::Request> = self
+            .windows
+            .values_mut()
+            .flat_map(|w| std::mem::take(&mut w.requests))
+            .collect();
+        for request in requests {
+            match request {
+                window::Request::NewWindow(spawn) => {
+                    if let Err(err) = self.open_window(event_loop, &spawn) {
+                        tracing::warn!("cannot open a window: {err:#}");
+                    }
+                }
+                window::Request::FontSize(points) => self.set_font_points(points),
+            }
+        }
+        self.windows.retain(|_, w| !w.is_empty());
+        if self.windows.is_empty() && self.started {
+            event_loop.exit();
+        }
+    }
+
+    fn set_font_points(&mut self, points: f32) {
+        if let Some(g) = &mut self.shared.graphics {
+            g.set_font(self.shared.config.font_family.clone(), points);
+        }
+        for window in self.windows.values_mut() {
+            window.font_changed(&self.shared);
+        }
+    }
+
+    /// Reads the configuration file again and applies what changed to every window. Bad
+    /// values keep their defaults and are reported, as at start-up; the command line's
+    /// options still win.
+    fn reload_config(&mut self) {
+        self.reload_at = None;
+        let mut loaded = config::load(self.shared.cli.config.as_deref());
+        loaded.report();
+        self.shared.cli.apply_to(&mut loaded.config);
+        if loaded.config == self.shared.config {
+            return;
+        }
+        tracing::info!("configuration reloaded");
+        let old = std::mem::replace(&mut self.shared.config, loaded.config);
+        let new = &self.shared.config;
+        if (&new.font_family, new.font_size) != (&old.font_family, old.font_size)
+            && let Some(g) = &mut self.shared.graphics
+        {
+            g.set_font(new.font_family.clone(), new.font_size);
+        }
+        if new.flow_control != old.flow_control {
+            // A property of the PTY, set when the program starts.
+            let message = "terminal.flow_control applies to panes opened from now on";
+            eprintln!("sluice: {message}");
+            tracing::warn!("{message}");
+        }
+        for window in self.windows.values_mut() {
+            window.reconfigure(&old, &self.shared);
+        }
+    }
+
+    /// The focused window: the one with the keyboard, else any.
+    fn focused_window_id(&self) -> Option<WindowId> {
+        self.windows
+            .values()
+            .find(|w| w.has_focus())
+            .or_else(|| self.windows.values().next())
+            .map(Window::id)
+    }
+
+    fn focused_window(&mut self) -> Option<&mut Window> {
+        let id = self.focused_window_id()?;
+        self.windows.get_mut(&id)
+    }
+
+    /// Where a request's new pane starts: as asked, else the focused pane's directory.
+    fn spawn_for(&mut self, request: SpawnRequest) -> Spawn {
+        let working_directory = request
+            .working_directory
+            .or_else(|| self.focused_window().and_then(|w| w.focused_directory()));
+        Spawn {
+            command: request
+                .command
+                .map(|c| c.into_iter().map(Into::into).collect()),
+            working_directory,
+        }
+    }
+
+    /// Answers a `sluice msg` request.
+    fn answer(&mut self, event_loop: &ActiveEventLoop, request: Request) -> Answer {
+        match self.handle(event_loop, request) {
+            Ok(value) => Answer::Ok(value),
+            Err(err) => Answer::Error(format!("{err:#}")),
+        }
+    }
+
+    fn handle(
+        &mut self,
+        event_loop: &ActiveEventLoop,
+        request: Request,
+    ) -> anyhow::Result<serde_json::Value> {
+        use serde_json::json;
+        match request {
+            Request::CreateWindow { spawn } => {
+                let spawn = self.spawn_for(spawn);
+                let id = self.open_window(event_loop, &spawn)?;
+                let window = &self.windows[&id];
+                Ok(json!({ "window": u64::from(id), "pane": window.focused_id().map(|p| p.0) }))
+            }
+            Request::CreateTab { spawn } => {
+                let spawn = self.spawn_for(spawn);
+                let id = self
+                    .focused_window_id()
+                    .context("no window to add a tab to")?;
+                let shared = &self.shared;
+                let window = self.windows.get_mut(&id).expect("found above");
+                let pane = window.new_tab(shared, &spawn)?;
+                Ok(json!({ "pane": pane.0 }))
+            }
+            Request::Split {
+                direction,
+                pane,
+                spawn,
+            } => {
+                let spawn = self.spawn_for(spawn);
+                self.split(pane.map(PaneId), direction, &spawn)
+            }
+            Request::List => Ok(self.list()),
+            Request::SendText { pane, text } => {
+                let id = self.pane_or_focused(pane)?;
+                let window = self.window_of(id).context("no such pane")?;
+                let pane = window.pane_mut(id).context("no such pane")?;
+                pane.scroll_to_bottom();
+                pane.session.terminal.writer().write(text.into_bytes());
+                Ok(json!({ "pane": id.0 }))
+            }
+            Request::Focus { pane } => {
+                let id = PaneId(pane);
+                let window = self
+                    .window_of(id)
+                    .with_context(|| format!("no pane {pane}"))?;
+                window.focus_pane(id);
+                window.os.focus_window();
+                Ok(json!({ "pane": pane }))
+            }
+            Request::Close { pane } => {
+                let id = PaneId(pane);
+                let shared = &self.shared;
+                let window = self
+                    .windows
+                    .values_mut()
+                    .find(|w| w.has_pane(id))
+                    .with_context(|| format!("no pane {pane}"))?;
+                window.close_pane(shared, id);
+                Ok(json!({ "pane": pane }))
+            }
+        }
+    }
+
+    fn pane_or_focused(&mut self, pane: Option<u64>) -> anyhow::Result<PaneId> {
+        match pane {
+            Some(id) => Ok(PaneId(id)),
+            None => self
+                .focused_window()
+                .and_then(|w| w.focused_id())
+                .context("no pane has the focus"),
+        }
+    }
+
+    fn split(
+        &mut self,
+        pane: Option<PaneId>,
+        direction: SplitDirection,
+        spawn: &Spawn,
+    ) -> anyhow::Result<serde_json::Value> {
+        let target = self.pane_or_focused(pane.map(|p| p.0))?;
+        let shared = &self.shared;
+        let window = self
+            .windows
+            .values_mut()
+            .find(|w| w.has_pane(target))
+            .with_context(|| format!("no pane {target}"))?;
+        window.focus_pane(target);
+        let id = window.split(shared, direction, spawn)?;
+        Ok(serde_json::json!({ "pane": id.0 }))
+    }
+
+    /// Every window, tab and pane, for `sluice msg list`.
+    fn list(&self) -> serde_json::Value {
+        use serde_json::json;
+        let mut windows: Vec<&Window> = self.windows.values().collect();
+        windows.sort_by_key(|w| u64::from(w.id()));
+        let windows: Vec<serde_json::Value> = windows
+            .into_iter()
+            .map(|w| {
+                let tabs: Vec<serde_json::Value> = w
+                    .tabs()
+                    .map(|(index, active, panes, focused)| {
+                        let panes: Vec<serde_json::Value> = panes
+                            .into_iter()
+                            .filter_map(|id| w.pane(id))
+                            .map(|p| {
+                                json!({
+                                    "id": p.id.0,
+                                    "title": p.title(),
+                                    "working_directory": p.working_directory(),
+                                    "cols": p.rect.cols,
+                                    "rows": p.rect.rows,
+                                    "pid": p.pid(),
+                                    "focused": p.id == focused,
+                                })
+                            })
+                            .collect();
+                        json!({ "index": index, "active": active, "panes": panes })
+                    })
+                    .collect();
+                json!({ "id": u64::from(w.id()), "focused": w.has_focus(), "tabs": tabs })
+            })
+            .collect();
+        json!({ "windows": windows })
+    }
+}
+
+/// Watches the configuration file, if its directory exists, for live reload.
+fn watch_config(cli: &Cli, proxy: EventLoopProxy<UserEvent>) -> Option<config::ConfigWatcher> {
+    let path = config::path(cli.config.as_deref())?;
+    let watched = config::watch(&path, move || {
+        let _ = proxy.send_event(UserEvent::ConfigChanged);
+    });
+    watched
+        .map_err(|err| {
+            tracing::info!(%err, path = %path.display(), "configuration not watched; no live reload")
+        })
+        .ok()
+}
