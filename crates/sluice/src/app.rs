@@ -479,7 +479,15 @@ impl App {
                                 })
                             })
                             .collect();
-                        json!({ "index": index, "active": active, "panes": panes })
+                        let shown = w.tab_marks(index);
+                        json!({
+                            "index": index,
+                            "active": active,
+                            "title": shown.title,
+                            "activity": shown.activity,
+                            "bell": shown.bell,
+                            "panes": panes,
+                        })
                     })
                     .collect();
                 json!({ "id": u64::from(w.id()), "focused": w.has_focus(), "tabs": tabs })

@@ -142,8 +142,13 @@ impl Window {
     }
 
     fn tab_labels(&self) -> Vec<TabLabel> {
+        (0..self.tabs.len()).map(|i| self.tab_marks(i)).collect()
+    }
+
+    /// What the tab bar shows of tab `index`: its focused pane's title and its marks.
+    pub fn tab_marks(&self, index: usize) -> TabLabel {
         self.tabs
-            .iter()
+            .get(index)
             .map(|tab| {
                 let panes: Vec<_> = tab
                     .layout
@@ -161,7 +166,11 @@ impl Window {
                     bell: panes.iter().any(|p| p.unseen_bell),
                 }
             })
-            .collect()
+            .unwrap_or(TabLabel {
+                title: String::new(),
+                activity: false,
+                bell: false,
+            })
     }
 
     /// Tells the input method where the cursor is, so its candidate window sits next to it.

@@ -19,7 +19,7 @@ mod keys;
 pub mod layout;
 mod mouse;
 mod pacing;
-mod tabs;
+pub mod tabs;
 mod timers;
 
 use std::collections::BTreeMap;
@@ -86,6 +86,8 @@ pub struct Window {
     has_focus: bool,
     /// Requests for the application, taken after each event.
     pub requests: Vec<Request>,
+    /// The window's size as last asked for or reported, in physical pixels.
+    inner_size: PhysicalSize<u32>,
 }
 
 impl Window {
@@ -138,7 +140,18 @@ impl Window {
         }
         .context("cannot create a GPU surface")?;
         let g = shared.graphics.as_ref().expect("set up above");
-        let inner = os.inner_size();
+        // The window sized from the real font metrics: the first window's estimate is
+        // corrected here, before its program starts at the wrong size.
+        let m = g.renderer.cell_metrics();
+        let pad = (2.0 * PADDING * os.scale_factor()) as u32;
+        let wanted = PhysicalSize::new(
+            size.0 as u32 * m.width + pad,
+            size.1 as u32 * m.height + pad,
+        );
+        let mut inner = os.inner_size();
+        if wanted != inner {
+            inner = os.request_inner_size(wanted).unwrap_or(wanted);
+        }
         let surface = WindowSurface::new(
             raw_surface,
             &g.gpu.adapter,
@@ -151,6 +164,7 @@ impl Window {
             .map(|mhz| Duration::from_secs_f64(1000.0 / mhz as f64));
         let now = Instant::now();
         let mut window = Window {
+            inner_size: inner,
             panes: BTreeMap::new(),
             tabs: Vec::new(),
             active: 0,
@@ -207,7 +221,7 @@ impl Window {
     /// The window's grid: how many cells fit inside the padding.
     fn grid(&self, g: &Graphics) -> (usize, usize) {
         let m = g.renderer.cell_metrics();
-        let size = self.os.inner_size();
+        let size = self.inner_size;
         let padding = (2.0 * PADDING * self.os.scale_factor()) as u32;
         (
             (size.width.saturating_sub(padding) / m.width) as usize,
@@ -600,6 +614,7 @@ impl Window {
     }
 
     pub fn resize(&mut self, shared: &Shared, size: PhysicalSize<u32>) {
+        self.inner_size = size;
         if let Some(g) = &shared.graphics {
             self.surface
                 .resize(&g.gpu.device, (size.width, size.height));

@@ -181,6 +181,8 @@ impl Sluice {
             .env("XDG_RUNTIME_DIR", &runtime)
             .env("XDG_CONFIG_HOME", dir.join("config"))
             .env("PS1", "$ ")
+            // New tabs and splits run the user's shell: the same one everywhere.
+            .env("SHELL", "/bin/sh")
             .current_dir(&dir)
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(dir.join("sluice.log")).unwrap())
@@ -210,6 +212,32 @@ impl Sluice {
         // Let the program start and set its modes before input arrives.
         std::thread::sleep(Duration::from_millis(800));
         sluice
+    }
+
+    /// Runs `sluice msg ARGS…` against this instance, as a program outside it would (it
+    /// finds the socket from the display). Returns the exit status's success, stdout, stderr.
+    pub fn msg(&self, args: &[&str]) -> (bool, String, String) {
+        let output = Command::new(env!("CARGO_BIN_EXE_sluice"))
+            .arg("msg")
+            .args(args)
+            .env("DISPLAY", &self.x.display)
+            .env("XDG_RUNTIME_DIR", self.dir.join("runtime"))
+            .env_remove("SLUICE_SOCKET")
+            .current_dir(&self.dir)
+            .output()
+            .unwrap();
+        (
+            output.status.success(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    }
+
+    /// `sluice msg list`, parsed.
+    pub fn list(&self) -> serde_json::Value {
+        let (ok, out, err) = self.msg(&["list"]);
+        assert!(ok, "sluice msg list fails: {err}\n{}", self.log());
+        serde_json::from_str(&out).expect("list prints JSON")
     }
 
     pub fn log(&self) -> String {
@@ -249,6 +277,17 @@ impl Sluice {
             &x.to_string(),
             &y.to_string(),
         ]);
+    }
+
+    /// Waits until `name` (relative to the directory) exists: proof a shell ran a command.
+    pub fn wait_for_path(&self, name: &str) {
+        let path = self.dir.join(name);
+        let done = wait_until(Duration::from_secs(20), || path.exists());
+        assert!(
+            done.is_ok(),
+            "{name} was never created\nsluice's log:\n{}",
+            self.log()
+        );
     }
 
     /// Waits until `name` in the directory holds at least `len` bytes, and returns them.
