@@ -289,7 +289,7 @@ fn ctrl_shift_n_opens_a_second_window_that_closes_alone() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|w| w["id"].to_string() != s.window)
+        .find(|w| w["id"].as_u64().map(|id| id.to_string()).as_deref() != Some(s.window.as_str()))
         .unwrap()
         .clone();
     let pane = second["tabs"][0]["panes"][0].clone();
