@@ -29,6 +29,8 @@ pub enum TermEvent {
     CursorBlinkingChange,
     /// The mouse cursor's shape may need to change (mouse mode changed).
     MouseCursorDirty,
+    /// The program reported its working directory (OSC 7, on this host).
+    WorkingDirectory(std::path::PathBuf),
 }
 
 impl fmt::Debug for TermEvent {
@@ -43,6 +45,7 @@ impl fmt::Debug for TermEvent {
             TermEvent::ClipboardLoad(kind, _) => write!(f, "ClipboardLoad({kind:?})"),
             TermEvent::CursorBlinkingChange => write!(f, "CursorBlinkingChange"),
             TermEvent::MouseCursorDirty => write!(f, "MouseCursorDirty"),
+            TermEvent::WorkingDirectory(dir) => write!(f, "WorkingDirectory({dir:?})"),
         }
     }
 }
@@ -70,6 +73,7 @@ struct Pending {
     loads: Vec<(ClipboardKind, ClipboardReply)>,
     cursor_blinking_change: bool,
     mouse_cursor_dirty: bool,
+    directory: Option<std::path::PathBuf>,
 }
 
 impl Mailbox {
@@ -91,6 +95,7 @@ impl Mailbox {
             }
             TermEvent::CursorBlinkingChange => p.cursor_blinking_change = true,
             TermEvent::MouseCursorDirty => p.mouse_cursor_dirty = true,
+            TermEvent::WorkingDirectory(dir) => p.directory = Some(dir),
         }
     }
 
@@ -123,6 +128,7 @@ impl Mailbox {
         if p.mouse_cursor_dirty {
             events.push(TermEvent::MouseCursorDirty);
         }
+        events.extend(p.directory.map(TermEvent::WorkingDirectory));
         events
     }
 }

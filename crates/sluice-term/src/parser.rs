@@ -236,6 +236,10 @@ impl Parser {
         self.stats
             .osc_dropped
             .store(feeder.osc_dropped(), Ordering::Relaxed);
+        if let Some(dir) = feeder.take_reported_directory() {
+            self.mailbox.post(TermEvent::WorkingDirectory(dir));
+            (self.wake)();
+        }
         self.stats.slices.fetch_add(1, Ordering::Relaxed);
         self.after_slice(routed);
         if let Some(rate) = self.throttle {

@@ -280,11 +280,14 @@ fn sluice_msg_opens_windows_tabs_and_splits_lists_them_and_sends_text() {
 #[test]
 fn ctrl_shift_n_opens_a_second_window_that_closes_alone() {
     let s = Sluice::start("new-window", &["--size", "60x12", "-e", "sh"]);
+    // The shell reports a directory it is not in (OSC 7): the new window starts there.
+    s.type_line(r"mkdir reported; printf '\033]7;file://localhost%s/reported\007' $PWD");
+    s.wait_for_path("reported");
+    std::thread::sleep(Duration::from_millis(300));
     s.xdotool(&["key", "ctrl+shift+n"]);
     let list = list_until(&s, "a second window", |l| {
         l["windows"].as_array().unwrap().len() == 2
     });
-    // The new window runs the user's shell in the focused pane's directory.
     let second = list["windows"]
         .as_array()
         .unwrap()
@@ -293,15 +296,16 @@ fn ctrl_shift_n_opens_a_second_window_that_closes_alone() {
         .unwrap()
         .clone();
     let pane = second["tabs"][0]["panes"][0].clone();
+    let reported = s.dir.canonicalize().unwrap().join("reported");
     assert_eq!(
         pane["working_directory"].as_str().unwrap(),
-        s.dir.canonicalize().unwrap().to_str().unwrap()
+        reported.to_str().unwrap()
     );
     std::thread::sleep(Duration::from_millis(500));
     let id = pane["id"].as_u64().unwrap().to_string();
     let (ok, _, err) = s.msg(&["send-text", "--pane", &id, "touch two; exit\n"]);
     assert!(ok, "{err}");
-    s.wait_for_path("two");
+    s.wait_for_path("reported/two");
     list_until(&s, "its shell's exit closes the second window", |l| {
         l["windows"].as_array().unwrap().len() == 1
     });

@@ -29,6 +29,7 @@
 mod ascii;
 mod forward;
 pub(crate) mod limits;
+mod osc7;
 pub(crate) mod prescan;
 mod runs;
 
@@ -71,11 +72,18 @@ pub struct Feeder {
     /// Whether vte is known to be in its ground state: a probe or a run showed it, and only
     /// bytes that keep it there have gone to vte since (see [`runs::keeps_ground`]).
     in_ground: bool,
+    /// The working directory the program last reported (OSC 7), not yet taken.
+    reported_directory: Option<std::path::PathBuf>,
 }
 
 impl Feeder {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The working directory the program reported (OSC 7) since the last call, if any.
+    pub fn take_reported_directory(&mut self) -> Option<std::path::PathBuf> {
+        self.reported_directory.take()
     }
 
     /// When a synchronized update (mode 2026) left open must be shown anyway.
@@ -129,6 +137,9 @@ impl Feeder {
                 Step::Held(n) | Step::Skip(n) => n,
                 Step::Release(n) => {
                     let held = self.prescan.take_held();
+                    if let Some(dir) = osc7::working_directory(&held) {
+                        self.reported_directory = Some(dir);
+                    }
                     self.parse_unknown(term, &held);
                     self.prescan.recycle(held);
                     n

@@ -81,6 +81,8 @@ pub struct Pane {
     pub unseen_bell: bool,
     /// The program ended and `--hold` keeps the pane open: how it ended.
     pub ended: Option<String>,
+    /// The working directory the program last reported (OSC 7).
+    pub reported_directory: Option<PathBuf>,
     /// What runs in it, for a title until the program sets one.
     program: String,
     last_parsed: u64,
@@ -153,6 +155,7 @@ impl Pane {
             unseen_output: false,
             unseen_bell: false,
             ended: None,
+            reported_directory: None,
             program,
             last_parsed: 0,
             metrics: RuntimeMetrics::new(now, pty, term),
@@ -175,10 +178,14 @@ impl Pane {
         self.session.pty.pid()
     }
 
-    /// The directory a new tab or split opened from this pane starts in: the program's
-    /// current directory (`/proc/PID/cwd` on Linux), so `cd` in a shell is followed.
+    /// The directory a new tab or split opened from this pane starts in: the one the shell
+    /// last reported (OSC 7) if it still exists, else the program's current directory
+    /// (`/proc/PID/cwd` on Linux), so `cd` in a shell is followed either way.
     pub fn working_directory(&self) -> Option<PathBuf> {
-        std::fs::read_link(format!("/proc/{}/cwd", self.pid())).ok()
+        self.reported_directory
+            .clone()
+            .filter(|dir| dir.is_dir())
+            .or_else(|| std::fs::read_link(format!("/proc/{}/cwd", self.pid())).ok())
     }
 
     /// The terminal's failure, once: its parser panicked. The screen stays as it was.

@@ -530,6 +530,7 @@ impl Window {
                 }
                 TermEvent::CursorBlinkingChange => self.blink.input(Instant::now()),
                 TermEvent::MouseCursorDirty => {}
+                TermEvent::WorkingDirectory(dir) => pane.reported_directory = Some(dir),
             }
         }
         if title_changed {
