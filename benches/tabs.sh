@@ -6,11 +6,14 @@
 #   Sluice's own log and as the client waits for it;
 # - the RSS each extra tab and each extra window costs (empty shells: no history filled).
 #
-# Usage: benches/tabs.sh [ROUNDS] [BYTES]     (defaults: 3 rounds of 64M)
+# Usage: benches/tabs.sh [ROUNDS] [BYTES] [PARTS]   (defaults: 3 rounds of 64M, all parts;
+#        PARTS is any of capacity,open,memory)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
 bytes=${2:-64M}
+parts=${3:-capacity,open,memory}
+part() { [[ ",$parts," == *",$1,"* ]]; }
 
 . benches/xvfb.sh
 
@@ -32,6 +35,7 @@ start_sluice() { # ARGS…: a window in the background, once its socket answers
 first_pane() { msg list | python3 -c 'import json,sys; print(json.load(sys.stdin)["windows"][0]["tabs"][0]["panes"][0]["id"])'; }
 rss_kib() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
 
+if part capacity; then
 echo "== read capacity, MB/s ($bytes of plain lines per run), $rounds rounds =="
 printf '%-6s %8s %8s %11s %9s %9s\n' round bare focused background "split A" "split B"
 for r in $(seq 1 "$rounds"); do
@@ -57,7 +61,9 @@ for r in $(seq 1 "$rounds"); do
   printf '%-6s %8s %8s %11s %9s %9s\n' "$r" "$(rate "$tmp/bare.json")" "$(rate "$tmp/focused.json")" \
     "$(rate "$tmp/background.json")" "$(rate "$tmp/split-a.json")" "$(rate "$tmp/split-b.json")"
 done
+fi
 
+if part open; then
 echo "== opening windows: the first (GPU, fonts) and a second of the same process =="
 for r in $(seq 1 "$rounds"); do
   start=$(date +%s.%N)
@@ -66,14 +72,17 @@ for r in $(seq 1 "$rounds"); do
   t0=$(date +%s.%N)
   msg create-window -e sh >/dev/null
   t1=$(date +%s.%N)
-  opened=$(grep -o 'ms=[0-9.]*' "$tmp/sluice.log" | cut -d= -f2 | tr '\n' ' ')
+  # The log is coloured even in a file: strip the escapes before reading the field.
+  opened=$(sed 's/\x1b\[[0-9;]*m//g' "$tmp/sluice.log" | grep -o 'ms=[0-9.]*' | cut -d= -f2 | tr '\n' ' ' || true)
   kill $pid; wait $pid 2>/dev/null || true
   awk -v a="$start" -v b="$first_ready" -v c="$t0" -v d="$t1" -v o="$opened" -v r="$r" 'BEGIN {
     split(o, ms, " ");
     printf "round %d: first window %.1f ms in Window::open (%.0f ms from exec to a socket that answers); second %.1f ms in Window::open, %.1f ms for sluice msg create-window\n",
       r, ms[1], (b - a) * 1000, ms[2], (d - c) * 1000 }'
 done
+fi
 
+part memory || exit 0
 echo "== memory: RSS of each extra tab and window (empty shells, default 10,000-line history) =="
 start_sluice -e sh
 sleep 2

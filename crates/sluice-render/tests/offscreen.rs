@@ -256,3 +256,50 @@ fn a_one_line_scroll_redraws_one_row_and_a_status_redraw_one_row() {
     let report = gpu.render(&mut snapshot);
     assert_eq!(report.rows_drawn, 0);
 }
+
+/// Two panes' views drawn by one renderer (one glyph atlas, one instance buffer), frames
+/// interleaved as a window with a split draws them: each view must stay equal to a full
+/// redraw of its own pane, through scrolls, a resize of one, and a font change for both.
+#[test]
+fn views_sharing_a_renderer_each_equal_a_full_redraw() {
+    let mut shared = offscreen();
+    let mut second = shared.renderer.new_view();
+    let mut full = offscreen();
+    let mut panes = [Replay::new(30, 10, 50), Replay::new(24, 8, 50)];
+    let mut snapshots = [Snapshot::default(), Snapshot::default()];
+    for i in 0..40 {
+        for (p, (replay, snapshot)) in panes.iter_mut().zip(&mut snapshots).enumerate() {
+            let line = match p {
+                0 => format!("left {i} \x1b[3{}mcolour\x1b[0m 漢字\r\n", i % 8),
+                _ => format!("\x1b[4{}mright\x1b[0m {i} 😀 ─┼─\r\n", i % 8),
+            };
+            replay.feed(line.as_bytes());
+            if i == 20 && p == 1 {
+                replay.resize(20, 6);
+            }
+            if i == 30 && p == 0 {
+                let smaller = FontConfig {
+                    size_px: 13.0,
+                    ..FontConfig::default()
+                };
+                shared.renderer.set_font(&smaller).unwrap();
+                full.renderer.set_font(&smaller).unwrap();
+            }
+            replay.update_snapshot(snapshot);
+            let mut full_snapshot = snapshot.clone();
+            let view = if p == 0 {
+                &mut shared.view
+            } else {
+                &mut second
+            };
+            shared.renderer.render(view, snapshot);
+            let drawn = shared.renderer.read_frame(view).unwrap();
+            full.view.invalidate();
+            let redrawn = full.render_image(&mut full_snapshot).unwrap();
+            assert!(
+                drawn == redrawn,
+                "pane {p}, frame {i}: its view differs from a full redraw"
+            );
+        }
+    }
+}

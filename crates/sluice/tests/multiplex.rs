@@ -314,3 +314,42 @@ fn ctrl_shift_n_opens_a_second_window_that_closes_alone() {
     s.type_line("touch one");
     s.wait_for_path("one");
 }
+
+#[test]
+fn a_program_in_a_background_tab_writes_as_fast_as_in_the_focused_one() {
+    let s = Sluice::start("background", &["--size", "100x30", "-e", "sh"]);
+    let bench = x11::sluice_bench();
+    let write = |out: &str| {
+        format!(
+            "{} write --payload plain --bytes 64M --json --output {out}",
+            bench.display()
+        )
+    };
+    let rate = |file: &str| -> f64 {
+        let json: Value = serde_json::from_slice(&s.wait_for_file(file, 10)).unwrap();
+        json[0]["mb_per_s"].as_f64().unwrap()
+    };
+    s.type_line(&write("focused.json"));
+    let focused = rate("focused.json");
+
+    // The writer's tab opens active; the first is selected again before it starts writing.
+    let first = tabs(&s.list())[0]["panes"][0]["id"].to_string();
+    let script = format!("sleep 1; {}; sleep 60", write("background.json"));
+    let (ok, _, err) = s.msg(&["create-tab", "-e", "sh", "-c", &script]);
+    assert!(ok, "{err}");
+    let (ok, _, err) = s.msg(&["focus", "--pane", &first]);
+    assert!(ok, "{err}");
+    let background = rate("background.json");
+    let list = s.list();
+    assert_eq!(active_tab(&list), 0, "the writer stayed in the background");
+    assert_eq!(
+        tabs(&list)[1]["activity"],
+        true,
+        "and its mark shows it printed"
+    );
+    // A generous bound: the figures themselves are the benchmark's (benches/tabs.sh).
+    assert!(
+        background >= focused * 0.5,
+        "a background tab reads {background:.1} MB/s, the focused one {focused:.1} MB/s"
+    );
+}

@@ -190,25 +190,12 @@ fn the_configuration_can_show_the_metrics_overlay_from_the_start() {
 }
 
 /// `sluice-bench` from the same target directory (built first if this test runs alone).
-fn sluice_bench() -> std::path::PathBuf {
-    let path = std::path::Path::new(env!("CARGO_BIN_EXE_sluice")).with_file_name("sluice-bench");
-    if !path.exists() {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let status = std::process::Command::new(cargo)
-            .args(["build", "-p", "sluice-bench"])
-            .status()
-            .expect("cargo runs");
-        assert!(status.success(), "sluice-bench builds");
-    }
-    path
-}
-
 #[test]
 fn window_latency_is_measured_through_a_real_window() {
     let x = x11::Xvfb::start();
     let runtime = std::env::temp_dir().join(format!("sluice-latency-{}", std::process::id()));
     std::fs::create_dir_all(&runtime).unwrap();
-    let out = std::process::Command::new(sluice_bench())
+    let out = std::process::Command::new(x11::sluice_bench())
         .args(["window-latency", "--samples", "10", "--json", "--"])
         .args([env!("CARGO_BIN_EXE_sluice"), "--size", "60x12", "-e", "{}"])
         .env("DISPLAY", &x.display)

@@ -14,6 +14,9 @@ use crate::app::Shared;
 
 impl Window {
     pub fn draw(&mut self, shared: &mut Shared) {
+        if self.occluded {
+            return;
+        }
         let start = Instant::now();
         let visible = self.visible(shared);
         let borders = self.visible_borders(shared);

@@ -7,14 +7,15 @@
 
 use std::time::Instant;
 
-use sluice_term::input::{self, KeyAction, MouseButton, MouseEvent};
+use sluice_term::input::{self, MouseButton, MouseEvent};
 use sluice_term::{ClipboardKind, Direction, SelectionKind, SnapshotModes};
 use winit::event::{ElementState, Ime, KeyEvent, MouseScrollDelta, WindowEvent};
-use winit::keyboard::{Key, NamedKey};
-use winit::platform::modifier_supplement::KeyEventExtModifierSupplement;
+use winit::keyboard::{Key, ModifiersState, NamedKey};
 use winit::window::CursorIcon;
 
-use super::bindings::{self, Action};
+use super::actions::{self, KeyTarget};
+use super::bindings::Action;
+use super::keys::KeyInput;
 use super::layout::SplitDirection;
 use super::mouse::{AUTOSCROLL_INTERVAL, LINES_PER_NOTCH};
 use super::{Request, Window, keys, tabs};
@@ -24,6 +25,100 @@ use crate::pane::paste_confirm::Choice;
 use crate::pane::search::SearchBar;
 use crate::pane::{Spawn, links};
 
+/// The window as key handling sees it ([`actions::ActionContext`]): the focused pane and
+/// what the window and the application can do.
+struct WindowContext<'a> {
+    window: &'a mut Window,
+    shared: &'a mut Shared,
+}
+
+impl WindowContext<'_> {
+    fn pane(&mut self) -> Option<&mut crate::pane::Pane> {
+        self.window.focused()
+    }
+}
+
+impl actions::ActionContext for WindowContext<'_> {
+    fn modifiers(&self) -> ModifiersState {
+        self.window.modifiers
+    }
+
+    fn key_target(&self) -> KeyTarget {
+        let Some(pane) = self
+            .window
+            .focused_id()
+            .and_then(|id| self.window.panes.get(&id))
+        else {
+            return KeyTarget::Nothing;
+        };
+        if pane.paste_confirm.is_some() {
+            KeyTarget::PasteConfirm
+        } else if pane.search.is_some() {
+            KeyTarget::Search
+        } else if pane.ended.is_some() {
+            KeyTarget::Ended
+        } else {
+            KeyTarget::Program
+        }
+    }
+
+    fn modes(&self) -> SnapshotModes {
+        self.window
+            .focused_id()
+            .and_then(|id| self.window.panes.get(&id))
+            .map_or(SnapshotModes::empty(), |p| p.snapshot.modes)
+    }
+
+    fn key_pressed(&mut self) {
+        self.window.blink.input(Instant::now());
+    }
+
+    fn answer_paste(&mut self, key: &Key) {
+        if let Some(pane) = self.pane()
+            && let Some(bar) = &mut pane.paste_confirm
+            && let Some(choice) = bar.answer(key)
+        {
+            pane.paste_confirm = None;
+            if let Choice::Paste(text) = choice {
+                pane.paste_now(&text);
+            }
+            self.window.request_frame();
+        }
+    }
+
+    fn search_key(&mut self, key: &KeyInput) {
+        let mods = self.window.modifiers;
+        if let Some(pane) = self.pane() {
+            search_key(pane, key, mods);
+            self.window.request_frame();
+        }
+    }
+
+    fn run(&mut self, action: Action) {
+        self.window.act(self.shared, action);
+    }
+
+    fn cancel_pastes(&mut self) {
+        if let Some(pane) = self.pane() {
+            pane.session.terminal.writer().cancel_pastes();
+        }
+    }
+
+    fn write_to_program(&mut self, bytes: Vec<u8>, typed: bool) {
+        let Some(pane) = self.pane() else {
+            return;
+        };
+        let scrolled = typed && pane.scroll_to_bottom();
+        pane.session.terminal.writer().write(bytes);
+        if scrolled {
+            self.window.request_frame();
+        }
+        if typed {
+            self.window.hide_pointer();
+        }
+    }
+}
+
 impl Window {
     /// Handles one event from the windowing system.
     pub fn event(&mut self, shared: &mut Shared, event: WindowEvent) {
@@ -32,6 +127,7 @@ impl Window {
             WindowEvent::Resized(size) => self.resize(shared, size),
             WindowEvent::ScaleFactorChanged { .. } => self.resize(shared, self.os.inner_size()),
             WindowEvent::Focused(focused) => self.focus_changed(focused),
+            WindowEvent::Occluded(occluded) => self.occlusion_changed(occluded),
             WindowEvent::ModifiersChanged(mods) => self.modifiers = mods.state(),
             WindowEvent::KeyboardInput { event, .. } => self.key(shared, &event),
             WindowEvent::Ime(ime) => self.ime(ime),
@@ -48,71 +144,14 @@ impl Window {
     }
 
     fn key(&mut self, shared: &mut Shared, event: &KeyEvent) {
-        let pressed = event.state == ElementState::Pressed;
-        if pressed {
-            self.blink.input(Instant::now());
-        }
-        let Some(id) = self.focused_id() else {
-            return;
-        };
-        if let Some(pane) = self.panes.get_mut(&id)
-            && let Some(bar) = &mut pane.paste_confirm
-        {
-            // Every key answers the question or is ignored: nothing reaches the program while
-            // it is open.
-            if pressed && let Some(choice) = bar.answer(&event.logical_key) {
-                pane.paste_confirm = None;
-                if let Choice::Paste(text) = choice {
-                    pane.paste_now(&text);
-                }
-                self.request_frame();
-            }
-            return;
-        }
-        if let Some(action) = bindings::action(&event.key_without_modifiers(), self.modifiers) {
-            // The release of a bound key is swallowed too, so a program using the kitty
-            // protocol never sees a release without its press.
-            if pressed {
-                self.act(shared, action);
-            }
-            return;
-        }
-        let mods = self.modifiers;
-        let Some(pane) = self.panes.get_mut(&id) else {
-            return;
-        };
-        if pane.search.is_some() {
-            if pressed {
-                search_key(pane, event, mods);
-                self.request_frame();
-            }
-            return;
-        }
-        if pane.ended.is_some() {
-            // The program is gone (--hold): there is nothing to type into.
-            return;
-        }
-        let Some(press) = keys::key_press(event, mods) else {
-            return;
-        };
-        let Some(bytes) = input::encode_key(&press, pane.snapshot.modes) else {
-            return;
-        };
-        let typed = press.action != KeyAction::Release;
-        let scrolled = typed && pane.scroll_to_bottom();
-        let writer = pane.session.terminal.writer();
-        if bytes == [0x03] {
-            // ^C also drops what is left of a paste the program is not reading, so the
-            // interrupt is not queued behind megabytes of it.
-            writer.cancel_pastes();
-        }
-        writer.write(bytes);
-        if scrolled {
-            self.request_frame();
-        }
-        if typed {
-            self.hide_pointer();
-        }
+        let key = KeyInput::from_event(event);
+        actions::key_input(
+            &mut WindowContext {
+                window: self,
+                shared,
+            },
+            &key,
+        );
     }
 
     /// The directory a new pane opened from the focused one starts in.
@@ -586,11 +625,7 @@ impl Window {
 
 /// Keys while the search bar is open: they edit the pattern instead of going to the
 /// program.
-fn search_key(
-    pane: &mut crate::pane::Pane,
-    event: &KeyEvent,
-    mods: winit::keyboard::ModifiersState,
-) {
+fn search_key(pane: &mut crate::pane::Pane, event: &KeyInput, mods: ModifiersState) {
     let Some(search) = &mut pane.search else {
         return;
     };

@@ -6,6 +6,37 @@ use winit::event::{ElementState, KeyEvent};
 use winit::keyboard::{self, KeyLocation, ModifiersState, NamedKey};
 use winit::platform::modifier_supplement::KeyEventExtModifierSupplement;
 
+/// What the input code needs of a key event, as plain data: winit's `KeyEvent` cannot be
+/// built outside winit, this can, so key handling is tested without a window.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeyInput {
+    /// The key as the layout and modifiers make it (what search and the paste bar read).
+    pub logical_key: keyboard::Key,
+    /// The key as the layout makes it without modifiers (what bindings and encoding read).
+    pub key_without_modifiers: keyboard::Key,
+    pub text: Option<String>,
+    pub location: KeyLocation,
+    pub state: ElementState,
+    pub repeat: bool,
+}
+
+impl KeyInput {
+    pub fn from_event(event: &KeyEvent) -> Self {
+        Self {
+            logical_key: event.logical_key.clone(),
+            key_without_modifiers: event.key_without_modifiers(),
+            text: event.text.as_ref().map(|t| t.to_string()),
+            location: event.location,
+            state: event.state,
+            repeat: event.repeat,
+        }
+    }
+
+    pub fn pressed(&self) -> bool {
+        self.state == ElementState::Pressed
+    }
+}
+
 pub fn mods(state: ModifiersState) -> Mods {
     Mods {
         shift: state.shift_key(),
@@ -16,10 +47,10 @@ pub fn mods(state: ModifiersState) -> Mods {
 }
 
 /// The key press `event` describes, or `None` for keys the encoder has no name for.
-pub fn key_press(event: &KeyEvent, state: ModifiersState) -> Option<KeyPress<'_>> {
+pub fn key_press(event: &KeyInput, state: ModifiersState) -> Option<KeyPress<'_>> {
     let numpad = event.location == KeyLocation::Numpad;
     let right = event.location == KeyLocation::Right;
-    let key = match event.key_without_modifiers() {
+    let key = match event.key_without_modifiers.clone() {
         keyboard::Key::Character(s) => {
             let mut chars = s.chars();
             let c = chars.next()?;
@@ -43,7 +74,7 @@ pub fn key_press(event: &KeyEvent, state: ModifiersState) -> Option<KeyPress<'_>
     })
 }
 
-fn action(event: &KeyEvent) -> KeyAction {
+fn action(event: &KeyInput) -> KeyAction {
     match (event.state, event.repeat) {
         (ElementState::Released, _) => KeyAction::Release,
         (ElementState::Pressed, true) => KeyAction::Repeat,
@@ -52,7 +83,7 @@ fn action(event: &KeyEvent) -> KeyAction {
 }
 
 /// The text the key types, without control characters (Ctrl's folding is the encoder's).
-fn text(event: &KeyEvent) -> Option<&str> {
+fn text(event: &KeyInput) -> Option<&str> {
     event
         .text
         .as_deref()
@@ -61,7 +92,7 @@ fn text(event: &KeyEvent) -> Option<&str> {
 
 /// A key winit cannot name but that types text (compose results, dead keys, IME-less
 /// input methods): sent as the text it types.
-fn text_only(event: &KeyEvent, state: ModifiersState) -> Option<KeyPress<'_>> {
+fn text_only(event: &KeyInput, state: ModifiersState) -> Option<KeyPress<'_>> {
     let text = text(event)?;
     Some(KeyPress {
         key: Key::Char(text.chars().next()?),

@@ -11,6 +11,7 @@
 //! that something visible needs (a blinking cursor before its timeout, the bell, a selection
 //! autoscrolling, the metrics overlay while there is activity).
 
+mod actions;
 mod bindings;
 mod blink;
 mod frame;
@@ -84,6 +85,9 @@ pub struct Window {
     autoscroll_at: Option<Instant>,
     /// Whether the window has the keyboard.
     has_focus: bool,
+    /// The window cannot be seen (minimised, or covered where the platform says so): its
+    /// panes keep reading and parsing, and nothing is drawn until it can be seen again.
+    occluded: bool,
     /// Requests for the application, taken after each event.
     pub requests: Vec<Request>,
     /// The window's size as last asked for or reported, in physical pixels.
@@ -182,6 +186,7 @@ impl Window {
             blink: Blink::new(Duration::from_secs_f64(shared.config.blink_timeout_s), now),
             autoscroll_at: None,
             has_focus: true,
+            occluded: false,
             requests: Vec::new(),
         };
         window.new_tab(shared, spawn)?;
@@ -572,9 +577,17 @@ impl Window {
         self.frame_requested = true;
     }
 
-    /// When the next frame may be drawn, if one was asked for.
+    /// When the next frame may be drawn, if one was asked for and the window can be seen.
     pub fn frame_due(&self) -> Option<Instant> {
-        self.frame_requested.then(|| self.pacer.next_frame_at())
+        (self.frame_requested && !self.occluded).then(|| self.pacer.next_frame_at())
+    }
+
+    pub fn occlusion_changed(&mut self, occluded: bool) {
+        self.occluded = occluded;
+        if !occluded {
+            // What was parsed meanwhile is in each shown pane's damage.
+            self.request_frame();
+        }
     }
 
     pub fn focus_changed(&mut self, focused: bool) {

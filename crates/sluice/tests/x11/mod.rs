@@ -330,3 +330,17 @@ pub fn cell_size() -> (u32, u32) {
     let m = fonts.metrics();
     (m.width, m.height)
 }
+
+/// The `sluice-bench` binary next to `sluice`, built if a test run did not build it.
+pub fn sluice_bench() -> PathBuf {
+    let path = Path::new(env!("CARGO_BIN_EXE_sluice")).with_file_name("sluice-bench");
+    if !path.exists() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let status = Command::new(cargo)
+            .args(["build", "-p", "sluice-bench"])
+            .status()
+            .expect("cargo runs");
+        assert!(status.success(), "sluice-bench builds");
+    }
+    path
+}
