@@ -37,10 +37,16 @@ rss_kib() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
 
 if part capacity; then
 echo "== read capacity, MB/s ($bytes of plain lines per run), $rounds rounds =="
-printf '%-6s %8s %8s %11s %9s %9s\n' round bare focused background "split A" "split B"
+printf '%-6s %8s %8s %11s %9s %9s %9s %9s\n' round bare focused background "split A" "split B" "bare2 A" "bare2 B"
 for r in $(seq 1 "$rounds"); do
   rm -f "$tmp"/*.json
   "$bin/sluice-bench" reader -- sh -c "$(writer "$tmp/bare.json")" >/dev/null
+  # Two bare drains at once: what two writers get from this machine's CPUs with no terminal,
+  # the reference for two flooding panes.
+  "$bin/sluice-bench" reader -- sh -c "$(writer "$tmp/bare2-a.json")" >/dev/null &
+  other=$!
+  "$bin/sluice-bench" reader -- sh -c "$(writer "$tmp/bare2-b.json")" >/dev/null
+  wait $other
   "$bin/sluice" --size 100x30 -e sh -c "$(writer "$tmp/focused.json")" >/dev/null 2>&1
 
   # The writer's tab opens active; the first tab is selected again before it starts writing.
@@ -52,14 +58,19 @@ for r in $(seq 1 "$rounds"); do
   kill $pid; wait $pid 2>/dev/null || true
 
   # Two panes of one window, both flooding at once: each may only lose what the CPU they
-  # share costs it, not the other's drawing.
-  start_sluice -e sh -c "sleep 1; $(writer "$tmp/split-a.json"); sleep 30"
-  msg split --direction right -e sh -c "sleep 1; $(writer "$tmp/split-b.json"); sleep 30" >/dev/null
+  # share costs it, not the other's drawing. Both writers wait for the same go-file.
+  rm -f "$tmp/go"
+  gate="while [ ! -e '$tmp/go' ]; do sleep 0.01; done"
+  start_sluice -e sh -c "$gate; $(writer "$tmp/split-a.json"); sleep 30"
+  msg split --direction right -e sh -c "$gate; $(writer "$tmp/split-b.json"); sleep 30" >/dev/null
+  sleep 1
+  touch "$tmp/go"
   wait_for "$tmp/split-a.json"; wait_for "$tmp/split-b.json"
   kill $pid; wait $pid 2>/dev/null || true
 
-  printf '%-6s %8s %8s %11s %9s %9s\n' "$r" "$(rate "$tmp/bare.json")" "$(rate "$tmp/focused.json")" \
-    "$(rate "$tmp/background.json")" "$(rate "$tmp/split-a.json")" "$(rate "$tmp/split-b.json")"
+  printf '%-6s %8s %8s %11s %9s %9s %9s %9s\n' "$r" "$(rate "$tmp/bare.json")" "$(rate "$tmp/focused.json")" \
+    "$(rate "$tmp/background.json")" "$(rate "$tmp/split-a.json")" "$(rate "$tmp/split-b.json")" \
+    "$(rate "$tmp/bare2-a.json")" "$(rate "$tmp/bare2-b.json")"
 done
 fi
 

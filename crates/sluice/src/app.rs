@@ -37,8 +37,10 @@ pub struct Graphics {
     pub gpu: Gpu,
     pub font: FontConfig,
     pub font_points: f32,
-    /// The scale factor fonts are rasterised for: the first window's. (Windows on monitors
-    /// of another scale share it; one atlas per scale is left for when that is asked for.)
+    /// The scale factor fonts are rasterised for: the first window's, then that of the last
+    /// window to move to a monitor of another scale. (Windows share one atlas, so two
+    /// windows on monitors of different scales share one scale; an atlas per scale is left
+    /// for when that is asked for.)
     pub scale: f64,
 }
 
@@ -280,6 +282,17 @@ impl App {
                     }
                 }
                 window::Request::FontSize(points) => self.set_font_points(points),
+                window::Request::ScaleFactor(scale) => {
+                    if let Some(g) = &mut self.shared.graphics {
+                        g.scale = scale;
+                    }
+                    let points = self
+                        .shared
+                        .graphics
+                        .as_ref()
+                        .map_or(12.0, |g| g.font_points);
+                    self.set_font_points(points);
+                }
             }
         }
         self.windows.retain(|_, w| !w.is_empty());

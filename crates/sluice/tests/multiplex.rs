@@ -353,3 +353,29 @@ fn a_program_in_a_background_tab_writes_as_fast_as_in_the_focused_one() {
         "a background tab reads {background:.1} MB/s, the focused one {focused:.1} MB/s"
     );
 }
+
+#[test]
+fn hold_keeps_a_pane_whose_program_exited_until_it_is_closed() {
+    let mut s = Sluice::start(
+        "hold",
+        &["--hold", "--size", "60x12", "-e", "sh", "-c", "exit 3"],
+    );
+    std::thread::sleep(Duration::from_millis(1000));
+    assert!(
+        s.child.try_wait().unwrap().is_none(),
+        "the window stays open after its program ended"
+    );
+    let list = s.list();
+    assert_eq!(tabs(&list)[0]["panes"].as_array().unwrap().len(), 1);
+    // Typing goes nowhere; Ctrl+Shift+W closes the pane, the window and Sluice, which exits
+    // with the program's status.
+    s.type_line("echo nothing");
+    s.xdotool(&["key", "ctrl+shift+w"]);
+    let mut code = None;
+    wait_until(Duration::from_secs(20), || {
+        code = s.child.try_wait().unwrap().map(|s| s.code());
+        code.is_some()
+    })
+    .expect("closing the held pane ends Sluice");
+    assert_eq!(code.unwrap(), Some(3));
+}

@@ -125,7 +125,9 @@ impl Window {
         match event {
             WindowEvent::RedrawRequested => self.draw(shared),
             WindowEvent::Resized(size) => self.resize(shared, size),
-            WindowEvent::ScaleFactorChanged { .. } => self.resize(shared, self.os.inner_size()),
+            WindowEvent::ScaleFactorChanged { scale_factor, .. } => {
+                self.requests.push(Request::ScaleFactor(scale_factor));
+            }
             WindowEvent::Focused(focused) => self.focus_changed(focused),
             WindowEvent::Occluded(occluded) => self.occlusion_changed(occluded),
             WindowEvent::ModifiersChanged(mods) => self.modifiers = mods.state(),

@@ -57,6 +57,8 @@ pub enum Request {
     NewWindow(Spawn),
     /// A new font size in points, for every window (they share the glyph atlas).
     FontSize(f32),
+    /// The window moved to a monitor of another scale: fonts are rasterised for it.
+    ScaleFactor(f64),
 }
 
 /// Everything that exists while the window is open. Field order is drop order: the panes
