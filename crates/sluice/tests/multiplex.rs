@@ -86,6 +86,11 @@ fn tabs_open_switch_by_key_and_click_show_activity_and_close() {
     list_until(&s, "the background tab shows activity", |l| {
         tabs(l)[1]["activity"] == true && tabs(l)[0]["activity"] == false
     });
+    let (ok, _, err) = s.msg(&["send-text", "--pane", &second_id, "printf '\\a'\n"]);
+    assert!(ok, "{err}");
+    list_until(&s, "the background tab shows the bell", |l| {
+        tabs(l)[1]["bell"] == true && tabs(l)[0]["bell"] == false
+    });
 
     // A click on the second tab in the bar selects it and clears its mark.
     let (cols, _) = (80u32, 24u32);
@@ -226,6 +231,16 @@ fn sluice_msg_opens_windows_tabs_and_splits_lists_them_and_sends_text() {
         (panes[0]["rows"].as_u64(), panes[1]["rows"].as_u64()),
         (Some(11), Some(12))
     );
+
+    // Inside Sluice, `sluice msg` finds its instance through SLUICE_SOCKET alone.
+    let inside = format!(
+        "env -u XDG_RUNTIME_DIR -u DISPLAY {} msg list > inside.json\n",
+        env!("CARGO_BIN_EXE_sluice")
+    );
+    let (ok, _, err) = s.msg(&["send-text", "--pane", &id, &inside]);
+    assert!(ok, "{err}");
+    let listed: Value = serde_json::from_slice(&s.wait_for_file("inside.json", 20)).unwrap();
+    assert_eq!(tabs(&listed)[0]["panes"][1]["id"], split_id);
 
     // A tab in another directory.
     let (ok, _, err) = s.msg(&["create-tab", "--working-directory", "/tmp"]);
