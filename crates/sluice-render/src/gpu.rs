@@ -1,14 +1,29 @@
 //! The GPU: adapter, device and queue.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
 use crate::error::{Error, Result};
 
 /// A device to render with. On machines without a GPU this is Mesa's lavapipe (software
 /// Vulkan) or llvmpipe through GL; `WGPU_BACKEND` chooses explicitly.
+///
+/// An error from the device is logged and counted, never fatal (wgpu's default handler
+/// panics: a window destroyed by another client took the process down when its surface
+/// could no longer be configured). A lost device is flagged ([`Gpu::is_lost`]) so that
+/// the application can set up a new one and carry on.
 pub struct Gpu {
     pub instance: wgpu::Instance,
     pub adapter: wgpu::Adapter,
     pub device: wgpu::Device,
     pub queue: wgpu::Queue,
+    health: Arc<Health>,
+}
+
+#[derive(Default)]
+struct Health {
+    lost: AtomicBool,
+    errors: AtomicU64,
 }
 
 impl Gpu {
@@ -59,12 +74,35 @@ impl Gpu {
             ..Default::default()
         }))
         .map_err(|e| Error::Device(e.to_string()))?;
+        let health = Arc::new(Health::default());
+        let errors = health.clone();
+        device.on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
+            errors.errors.fetch_add(1, Ordering::Relaxed);
+            tracing::error!(%error, "GPU error");
+        }));
+        let lost = health.clone();
+        device.set_device_lost_callback(move |reason, message| {
+            lost.lost.store(true, Ordering::Release);
+            tracing::error!(?reason, %message, "GPU device lost");
+        });
         Ok(Self {
             instance,
             adapter,
             device,
             queue,
+            health,
         })
+    }
+
+    /// Whether the device was lost (driver reset, GPU removed, destroyed): nothing drawn
+    /// with it shows any more, and everything made from it must be made again.
+    pub fn is_lost(&self) -> bool {
+        self.health.lost.load(Ordering::Acquire)
+    }
+
+    /// GPU errors logged so far.
+    pub fn errors(&self) -> u64 {
+        self.health.errors.load(Ordering::Relaxed)
     }
 
     /// The adapter's name and backend, for logs and reports.

@@ -137,6 +137,9 @@ pub fn run(cli: &Cli, config: Config) -> anyhow::Result<i32> {
         error: None,
         exit_code: 0,
         reload_at: None,
+        lose_gpu_at: cli
+            .debug_lose_gpu_after
+            .map(|s| Instant::now() + Duration::from_secs_f64(s)),
         started: false,
     };
     event_loop.run_app(&mut app).context("event loop failed")?;
@@ -156,6 +159,8 @@ struct App {
     exit_code: i32,
     /// When to re-read the configuration file, which changed.
     reload_at: Option<Instant>,
+    /// When to destroy the GPU device, to test recovery (`--debug-lose-gpu-after`).
+    lose_gpu_at: Option<Instant>,
     started: bool,
 }
 
@@ -206,8 +211,9 @@ impl ApplicationHandler<UserEvent> for App {
         let Some(window) = self.windows.get_mut(&id) else {
             return;
         };
-        if let WindowEvent::CloseRequested = event {
-            // The user closed it: its programs are hung up on, like closing any terminal.
+        if let WindowEvent::CloseRequested | WindowEvent::Destroyed = event {
+            // The user closed it (or another client destroyed it): its programs are hung up
+            // on, like closing any terminal.
             self.windows.remove(&id);
             self.exit_code = 0;
         } else {
@@ -221,7 +227,26 @@ impl ApplicationHandler<UserEvent> for App {
         if self.reload_at.is_some_and(|at| now >= at) {
             self.reload_config();
         }
-        let mut wake_at = self.reload_at;
+        if self.lose_gpu_at.is_some_and(|at| now >= at) {
+            self.lose_gpu_at = None;
+            if let Some(g) = &self.shared.graphics {
+                tracing::warn!("destroying the GPU device (--debug-lose-gpu-after)");
+                g.gpu.device.destroy();
+                let _ = g.gpu.device.poll(sluice_render::wgpu::PollType::Poll);
+            }
+        }
+        if self
+            .shared
+            .graphics
+            .as_ref()
+            .is_some_and(|g| g.gpu.is_lost())
+        {
+            self.recover_graphics(event_loop);
+        }
+        let mut wake_at = [self.reload_at, self.lose_gpu_at]
+            .into_iter()
+            .flatten()
+            .min();
         for window in self.windows.values_mut() {
             window.run_timers(&self.shared, now);
             let deadline = [window.next_deadline(), window.frame_due()]
@@ -261,6 +286,44 @@ impl App {
         );
         self.windows.insert(id, window);
         Ok(id)
+    }
+
+    /// The GPU device was lost: a new one, chosen for the first window's new surface, and new
+    /// surfaces and views everywhere. The terminals never noticed: only drawing stopped.
+    fn recover_graphics(&mut self, event_loop: &ActiveEventLoop) {
+        let Some(old) = self.shared.graphics.take() else {
+            return;
+        };
+        let result = (|| -> anyhow::Result<Graphics> {
+            let first = self.windows.values().next().context("no window")?;
+            let instance = sluice_render::wgpu::Instance::new(
+                sluice_render::wgpu::InstanceDescriptor::new_with_display_handle_from_env(
+                    Box::new(event_loop.owned_display_handle()),
+                ),
+            );
+            let raw = instance.create_surface(first.os.clone())?;
+            let mut config = self.shared.config.clone();
+            config.font_size = old.font_points;
+            let g = Graphics::new(instance, &raw, &config, old.scale)?;
+            let first_id = first.id();
+            let mut raw = Some(raw);
+            for (id, window) in &mut self.windows {
+                let surface = if *id == first_id { raw.take() } else { None };
+                window.replace_graphics(&g, surface)?;
+            }
+            Ok(g)
+        })();
+        drop(old);
+        match result {
+            Ok(g) => {
+                tracing::warn!(adapter = %g.gpu.describe(), "GPU device replaced");
+                self.shared.graphics = Some(g);
+            }
+            Err(err) => {
+                self.error = Some(err.context("the GPU device was lost and cannot be replaced"));
+                event_loop.exit();
+            }
+        }
     }
 
     fn window_of(&mut self, pane: PaneId) -> Option<&mut Window> {

@@ -75,6 +75,10 @@ pub struct Cli {
     #[arg(long, hide = true)]
     pub debug_parser_panic: bool,
 
+    /// Destroy the GPU device this many seconds after start (tests of its recovery).
+    #[arg(long, hide = true, value_name = "SECONDS")]
+    pub debug_lose_gpu_after: Option<f64>,
+
     /// Keep a pane open after its program exits, with a line saying how it ended.
     #[arg(long)]
     pub hold: bool,

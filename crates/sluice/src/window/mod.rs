@@ -639,6 +639,38 @@ impl Window {
         self.os.request_redraw();
     }
 
+    /// The GPU device was lost and `g` is its replacement: a new surface for the window (from
+    /// `raw`, the one the new device was chosen for, or made here) and new views for its
+    /// panes, bar and borders, all drawn whole at the next frame.
+    pub fn replace_graphics(
+        &mut self,
+        g: &Graphics,
+        raw: Option<sluice_render::wgpu::Surface<'static>>,
+    ) -> anyhow::Result<()> {
+        let raw = match raw {
+            Some(raw) => raw,
+            None => g
+                .gpu
+                .instance
+                .create_surface(self.os.clone())
+                .context("cannot create a GPU surface")?,
+        };
+        let size = self.inner_size;
+        self.surface = WindowSurface::new(
+            raw,
+            &g.gpu.adapter,
+            &g.gpu.device,
+            (size.width, size.height),
+        )?;
+        for pane in self.panes.values_mut() {
+            pane.view = g.renderer.new_view();
+        }
+        self.tab_bar = None;
+        self.borders.clear();
+        self.request_frame();
+        Ok(())
+    }
+
     /// The font changed (size or family, for every window): every pane is refitted.
     pub fn font_changed(&mut self, shared: &Shared) {
         self.relayout(shared);
