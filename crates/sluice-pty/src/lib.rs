@@ -18,6 +18,7 @@
 mod child;
 mod error;
 mod fd;
+mod guard;
 mod reader;
 pub mod ring;
 mod session;
@@ -27,6 +28,7 @@ mod writer;
 
 pub use child::{ExitStatus, default_shell};
 pub use error::{Error, Result};
+pub use guard::panic_message;
 pub use ring::{RingConsumer, RingProducer};
 pub use session::{Pty, PtyOptions, WinSize};
 pub use stats::{PtyStats, PtyStatsSnapshot};

@@ -14,6 +14,7 @@ use crate::DEFAULT_READ_AHEAD;
 use crate::child::{ExitStatus, default_shell, wait_for_exit};
 use crate::error::{Error, Result};
 use crate::fd::{Stopper, configure_line_discipline, dup, set_nonblocking};
+use crate::guard;
 use crate::reader::{self, ReaderEnd};
 use crate::ring::{RingConsumer, ring};
 use crate::stats::PtyStats;
@@ -150,9 +151,11 @@ pub struct Pty {
     writer: PtyWriter,
     stats: Arc<PtyStats>,
     stopper: Arc<Stopper>,
-    reader: Option<JoinHandle<ReaderEnd>>,
-    writer_thread: Option<JoinHandle<()>>,
+    reader: Option<JoinHandle<Option<ReaderEnd>>>,
+    writer_thread: Option<JoinHandle<Option<()>>>,
     exit: Arc<OnceLock<ExitStatus>>,
+    /// The first panic of the reader, writer or reaper thread.
+    failure: guard::Failure,
     /// Disconnected when the child has exited; a receiver never gets a message.
     exited: Receiver<()>,
 }
@@ -238,21 +241,20 @@ impl Pty {
         let (writer, writer_loop) = writer(write_fd, master.tty_name())
             .map_err(|e| Error::io("cannot create a pipe", e))?;
 
+        let failure = guard::Failure::default();
         let reader = {
             let (stopper, stats) = (stopper.clone(), stats.clone());
-            thread::Builder::new()
-                .name("pty-reader".into())
-                .spawn(move || reader::run(read_fd, producer, stopper, stats))
-                .map_err(|e| Error::io("cannot start the reader thread", e))?
+            guard::spawn("pty-reader", failure.clone(), move || {
+                reader::run(read_fd, producer, stopper, stats)
+            })
+            .map_err(|e| Error::io("cannot start the reader thread", e))?
         };
-        let writer_thread = thread::Builder::new()
-            .name("pty-writer".into())
-            .spawn(move || writer_loop.run())
+        let writer_thread = guard::spawn("pty-writer", failure.clone(), move || writer_loop.run())
             .map_err(|e| Error::io("cannot start the writer thread", e))?;
 
         let exit = Arc::new(OnceLock::new());
         let (exit_tx, exited) = crossbeam_channel::bounded::<()>(0);
-        spawn_reaper(pid, exit.clone(), exit_tx)?;
+        spawn_reaper(pid, exit.clone(), exit_tx, failure.clone())?;
 
         let pty = Pty {
             master,
@@ -264,6 +266,7 @@ impl Pty {
             writer_thread: Some(writer_thread),
             exit,
             exited,
+            failure,
         };
         Ok((pty, consumer))
     }
@@ -322,6 +325,12 @@ impl Pty {
         self.reader.as_ref().is_none_or(|r| r.is_finished())
     }
 
+    /// The first panic of the session's reader, writer or reaper thread, if one panicked: the
+    /// session no longer reads (or writes) the PTY, and the application says so.
+    pub fn failure(&self) -> Option<&str> {
+        self.failure.get().map(String::as_str)
+    }
+
     /// After the child exits, waits for the reader to reach end-of-file, so that everything the
     /// child wrote is in the ring. A process the child left running in the background may
     /// keep the PTY open: once nothing has arrived for `quiet`, or `limit` after the call
@@ -350,9 +359,9 @@ impl Pty {
     fn stop_reader(&mut self) {
         self.stopper.stop();
         if let Some(reader) = self.reader.take() {
-            match reader.join() {
-                Ok(end) => tracing::debug!(?end, "pty-reader finished"),
-                Err(_) => tracing::error!("pty-reader panicked"),
+            // A panic was caught and reported by the thread itself.
+            if let Ok(Some(end)) = reader.join() {
+                tracing::debug!(?end, "pty-reader finished");
             }
         }
     }
@@ -367,10 +376,8 @@ impl Drop for Pty {
         }
         self.stop_reader();
         self.writer.shutdown();
-        if let Some(writer) = self.writer_thread.take()
-            && writer.join().is_err()
-        {
-            tracing::error!("pty-writer panicked");
+        if let Some(writer) = self.writer_thread.take() {
+            let _ = writer.join();
         }
     }
 }
@@ -421,18 +428,21 @@ fn program_path(program: &OsStr, cwd: &Path) -> OsString {
 }
 
 /// Starts the thread that reaps the child and records how it ended.
-fn spawn_reaper(pid: libc::pid_t, exit: Arc<OnceLock<ExitStatus>>, done: Sender<()>) -> Result<()> {
-    thread::Builder::new()
-        .name("pty-child".into())
-        .spawn(move || {
-            match wait_for_exit(pid) {
-                Ok(status) => {
-                    let _ = exit.set(status);
-                }
-                Err(err) => tracing::error!(%err, "cannot wait for the child"),
+fn spawn_reaper(
+    pid: libc::pid_t,
+    exit: Arc<OnceLock<ExitStatus>>,
+    done: Sender<()>,
+    failure: guard::Failure,
+) -> Result<()> {
+    guard::spawn("pty-child", failure, move || {
+        match wait_for_exit(pid) {
+            Ok(status) => {
+                let _ = exit.set(status);
             }
-            drop(done);
-        })
-        .map(drop)
-        .map_err(|e| Error::io("cannot start the child reaper thread", e))
+            Err(err) => tracing::error!(%err, "cannot wait for the child"),
+        }
+        drop(done);
+    })
+    .map(drop)
+    .map_err(|e| Error::io("cannot start the child reaper thread", e))
 }

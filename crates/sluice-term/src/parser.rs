@@ -127,7 +127,7 @@ impl Parser {
         let Err(panic) = outcome else {
             return;
         };
-        let message = panic_message(&*panic);
+        let message = sluice_pty::panic_message(&*panic);
         tracing::error!(%message, "the parser thread panicked; this terminal stops showing output");
         let _ = self.failure.set(message);
         (self.wake)();
@@ -319,13 +319,4 @@ fn parse_bounded<L: alacritty_terminal::event::EventListener>(
         }
     }
     parsed
-}
-
-/// The message a panic carried, if it was a string.
-fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
-    panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic without a message".to_owned())
 }

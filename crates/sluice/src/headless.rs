@@ -58,6 +58,9 @@ pub fn run(cli: &Cli, config: &Config) -> anyhow::Result<i32> {
     if let Some(failure) = terminal.failure() {
         anyhow::bail!("the terminal failed while parsing the program's output: {failure}");
     }
+    if let Some(failure) = pty.failure() {
+        anyhow::bail!("the terminal failed: {failure}");
+    }
 
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(terminal.dump(cli.dump_format(), cli.scrollback).as_bytes())?;

@@ -188,9 +188,15 @@ impl Pane {
             .or_else(|| std::fs::read_link(format!("/proc/{}/cwd", self.pid())).ok())
     }
 
-    /// The terminal's failure, once: its parser panicked. The screen stays as it was.
+    /// The terminal's failure, once: its parser, or a thread of its PTY, panicked. The screen
+    /// stays as it was.
     pub fn take_failure(&mut self) -> Option<String> {
-        let failure = self.session.terminal.failure()?.to_owned();
+        let failure = self
+            .session
+            .terminal
+            .failure()
+            .or(self.session.pty.failure())?
+            .to_owned();
         (!std::mem::replace(&mut self.failure_shown, true)).then_some(failure)
     }
 
