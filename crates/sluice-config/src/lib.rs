@@ -1,83 +1,26 @@
-//! The configuration file: `$XDG_CONFIG_HOME/sluice/sluice.toml` (or `~/.config/...`), or
-//! the file given with `--config`. Every option has a default, so the file is optional and
-//! may hold only what a user wants to change; see `docs/configuration.md` for all of them.
+//! The configuration file: `$XDG_CONFIG_HOME/sluice/sluice.toml` (or `~/.config/...`), else
+//! the first `sluice/sluice.toml` of `$XDG_CONFIG_DIRS` (`/etc/xdg`), or the file given with
+//! `--config-file`. Every option has a default, so the file is optional and may hold only
+//! what a user wants to change. The options are defined once, in [`options`]; `sluice
+//! --print-config` and docs/configuration.md come from that definition.
 //!
 //! A value of the wrong type or out of range keeps its default and is reported (on stderr
-//! and in the log), as is an unknown option. Command-line options win over the file. The
-//! window reloads the file when it changes ([`watch`]).
+//! and in the log), as is an unknown option. `import = [paths]` merges other files under this
+//! one; `-o KEY=VALUE` options go over everything. The window reloads the file when it
+//! changes ([`watch`]); a file that no longer parses keeps the configuration running.
 
+mod options;
 mod reader;
 mod watch;
 
 use std::path::{Path, PathBuf};
 
-use reader::{Reader, any, within};
+pub use options::{Config, OptionDoc};
+use reader::Reader;
 pub use watch::{ConfigWatcher, watch};
 
-/// Everything the file can set.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Config {
-    /// Font family; `None` is the bundled DejaVu Sans Mono.
-    pub font_family: Option<String>,
-    /// Font size in points.
-    pub font_size: f32,
-    /// Lines of history kept above the screen.
-    pub history: usize,
-    /// Characters that end a word for double-click selection.
-    pub word_separators: String,
-    /// Whether OSC 52 may read the clipboard.
-    pub osc52_read: bool,
-    /// Whether OSC 52 may write the clipboard.
-    pub osc52_write: bool,
-    /// When to ask before pasting.
-    pub paste_confirm: ConfirmPaste,
-    /// Whether ^S/^Q pause and resume output (IXON). Off: ^S reaches the program.
-    pub flow_control: bool,
-    /// URL schemes that Ctrl+click opens.
-    pub link_schemes: Vec<String>,
-    /// The program that opens links (given the URL as its one argument).
-    pub link_opener: String,
-    /// Flash the window on BEL.
-    pub visual_bell: bool,
-    /// Seconds after the last key press at which the cursor stops blinking.
-    pub blink_timeout_s: f64,
-    /// Show the metrics overlay from the start.
-    pub metrics_overlay: bool,
-    /// When the tab bar is shown.
-    pub tab_bar: TabBar,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Self {
-            font_family: None,
-            font_size: 12.0,
-            history: 10_000,
-            word_separators: sluice_term::DEFAULT_WORD_SEPARATORS.to_owned(),
-            osc52_read: false,
-            // Programs copying to the clipboard (tmux, vim over ssh) is what OSC 52 is for;
-            // each write is at most what one OSC string holds (768 KiB of text).
-            osc52_write: true,
-            paste_confirm: ConfirmPaste::IfUnsafe,
-            flow_control: false,
-            // `file:` is left out: a file link opened by the desktop's opener can run a
-            // program (a .desktop file), and a program's output should not be able to do that
-            // with one click.
-            link_schemes: ["http", "https", "mailto", "ftp", "gemini", "gopher"]
-                .map(String::from)
-                .to_vec(),
-            link_opener: "xdg-open".to_owned(),
-            visual_bell: true,
-            // Alacritty's and kitty's choice: long enough not to be noticed while working.
-            blink_timeout_s: 5.0,
-            metrics_overlay: false,
-            tab_bar: TabBar::Auto,
-        }
-    }
-}
-
 /// When the tab bar is shown (`window.tab_bar`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TabBar {
     /// While the window has two or more tabs (kitty's, Ghostty's and WezTerm's default: a
@@ -99,7 +42,7 @@ impl TabBar {
 }
 
 /// When to ask before pasting (`paste.confirm`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ConfirmPaste {
     /// Before every paste.
@@ -128,10 +71,10 @@ impl Config {
     /// are the terminal's defaults.
     pub fn terminal_options(&self) -> sluice_term::TerminalOptions {
         sluice_term::TerminalOptions {
-            scrollback: self.history,
-            word_separators: self.word_separators.clone(),
-            osc52_read: self.osc52_read,
-            osc52_write: self.osc52_write,
+            scrollback: self.scrolling.history,
+            word_separators: self.selection.word_separators.clone(),
+            osc52_read: self.terminal.osc52_read,
+            osc52_write: self.terminal.osc52_write,
             ..sluice_term::TerminalOptions::default()
         }
     }
@@ -143,6 +86,8 @@ pub struct Loaded {
     pub config: Config,
     pub path: Option<PathBuf>,
     pub problems: Vec<String>,
+    /// False when the file was not valid TOML: a running Sluice keeps what it has.
+    pub parsed: bool,
 }
 
 impl Loaded {
@@ -156,50 +101,168 @@ impl Loaded {
     }
 }
 
-/// The file to read and watch: `explicit`, else the default path.
+/// The file to read and watch: `explicit`, else the first default that exists, else the
+/// user's own (`$XDG_CONFIG_HOME/sluice/sluice.toml`), to watch for its creation.
 pub fn path(explicit: Option<&Path>) -> Option<PathBuf> {
-    explicit.map(Path::to_path_buf).or_else(default_path)
+    if let Some(path) = explicit {
+        return Some(path.to_path_buf());
+    }
+    let candidates = default_paths();
+    candidates
+        .iter()
+        .find(|p| p.exists())
+        .or(candidates.first())
+        .cloned()
 }
 
-/// Where the file is looked for when `--config` is not given.
-pub fn default_path() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_CONFIG_HOME")
-        .filter(|v| !v.is_empty())
+/// Where the file is looked for when `--config-file` is not given, in order: the user's
+/// (`$XDG_CONFIG_HOME`, else `~/.config`), then each of `$XDG_CONFIG_DIRS` (else `/etc/xdg`).
+pub fn default_paths() -> Vec<PathBuf> {
+    let var = |name| std::env::var_os(name).filter(|v| !v.is_empty());
+    let user = var("XDG_CONFIG_HOME")
         .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
-    Some(base.join("sluice").join("sluice.toml"))
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")));
+    let system = var("XDG_CONFIG_DIRS").unwrap_or_else(|| "/etc/xdg".into());
+    user.into_iter()
+        .chain(std::env::split_paths(&system))
+        .map(|base| base.join("sluice").join("sluice.toml"))
+        .collect()
 }
 
-/// Loads `explicit`, or the default file if it exists. A missing default file is not a
-/// problem; a missing explicit one, or one that is not valid TOML, is reported and the
-/// defaults are used.
+/// Loads `explicit`, or the first default file that exists, with no `-o` options.
 pub fn load(explicit: Option<&Path>) -> Loaded {
+    load_with(explicit, &[])
+}
+
+/// Loads the file as [`load`] does, its imports under it and `overrides` (`KEY=VALUE`, the
+/// value in TOML) over it. A missing default file is not a problem; a missing explicit one,
+/// one that is not valid TOML, a bad import or a bad override is reported, and what can be
+/// used is.
+pub fn load_with(explicit: Option<&Path>, overrides: &[String]) -> Loaded {
     let path = path(explicit);
-    let mut loaded = Loaded {
-        config: Config::default(),
-        path: path.clone(),
-        problems: Vec::new(),
-    };
-    let Some(path) = path else {
-        return loaded;
-    };
-    let text = match read_file(&path) {
-        Ok(text) => text,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound && explicit.is_none() => {
-            loaded.path = None;
-            return loaded;
+    let mut problems = Vec::new();
+    let mut parsed = true;
+    let mut table = toml::Table::new();
+    if let Some(path) = &path {
+        match read_table(path) {
+            Ok(file) => table = with_imports(file, path, &mut problems),
+            Err(err) if err.missing && explicit.is_none() => {}
+            Err(err) => {
+                parsed = !err.invalid;
+                problems.push(err.message);
+            }
         }
-        Err(err) => {
-            loaded
-                .problems
-                .push(format!("cannot read {}: {err}", path.display()));
-            return loaded;
+    }
+    for item in overrides {
+        match override_table(item) {
+            Ok(top) => merge(&mut table, top),
+            Err(why) => problems.push(format!("-o {item}: {why}; ignored")),
         }
+    }
+    let (config, found) = read_config(table);
+    problems.extend(found);
+    Loaded {
+        config,
+        path: path.filter(|p| p.exists()),
+        problems,
+        parsed,
+    }
+}
+
+/// Why a file gave no table.
+struct FileError {
+    message: String,
+    missing: bool,
+    invalid: bool,
+}
+
+fn read_table(path: &Path) -> Result<toml::Table, FileError> {
+    let text = read_file(path).map_err(|err| FileError {
+        missing: err.kind() == std::io::ErrorKind::NotFound,
+        invalid: false,
+        message: format!("cannot read {}: {err}", path.display()),
+    })?;
+    text.parse::<toml::Table>().map_err(|err| FileError {
+        missing: false,
+        invalid: true,
+        message: format!(
+            "not valid TOML, not used: {}",
+            err.to_string().trim().replace('\n', " ")
+        ),
+    })
+}
+
+/// Imports are merged in order, each over the one before, and the file itself over them all.
+/// An imported file's own imports are not followed (one level, so no cycle can form).
+fn with_imports(mut file: toml::Table, path: &Path, problems: &mut Vec<String>) -> toml::Table {
+    let Some(imports) = file.remove("import") else {
+        return file;
     };
-    let (config, problems) = parse(&text);
-    loaded.config = config;
-    loaded.problems = problems;
-    loaded
+    let Some(list) = imports.as_array() else {
+        problems.push("import: not a list of paths; ignored".into());
+        return file;
+    };
+    let base = path.parent().unwrap_or(Path::new("."));
+    let mut merged = toml::Table::new();
+    for entry in list {
+        let Some(name) = entry.as_str() else {
+            problems.push(format!("import: {entry} is not a path; ignored"));
+            continue;
+        };
+        let import = expand(name, base);
+        match read_table(&import) {
+            Ok(mut table) => {
+                table.remove("import");
+                merge(&mut merged, table);
+            }
+            Err(err) => problems.push(format!("import {name}: {}", err.message)),
+        }
+    }
+    merge(&mut merged, file);
+    merged
+}
+
+/// `~/` is the home directory; a relative path is relative to the importing file.
+fn expand(name: &str, base: &Path) -> PathBuf {
+    match (name.strip_prefix("~/"), std::env::var_os("HOME")) {
+        (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
+        _ => base.join(name),
+    }
+}
+
+/// `font.size=14` as the table `{font = {size = 14}}`.
+fn override_table(item: &str) -> Result<toml::Table, String> {
+    let (key, value) = item
+        .split_once('=')
+        .ok_or_else(|| "not KEY=VALUE".to_owned())?;
+    format!("{} = {}", key.trim(), value.trim())
+        .parse::<toml::Table>()
+        .map_err(|err| {
+            format!(
+                "not a TOML value (strings need quotes: -o 'links.opener=\"open\"'): {}",
+                err.message()
+            )
+        })
+}
+
+/// Puts `top` over `base`: tables merge key by key, anything else is replaced.
+fn merge(base: &mut toml::Table, top: toml::Table) {
+    for (key, value) in top {
+        match (base.get_mut(&key), value) {
+            (Some(toml::Value::Table(below)), toml::Value::Table(above)) => merge(below, above),
+            (_, value) => {
+                base.insert(key, value);
+            }
+        }
+    }
+}
+
+fn read_config(table: toml::Table) -> (Config, Vec<String>) {
+    let mut config = Config::default();
+    let mut reader = Reader::new(table);
+    config.read_sections(&mut reader);
+    reader.report_unknown();
+    (config, reader.problems)
 }
 
 /// The largest configuration file read. A real one is a few KiB; without a cap, a path that
@@ -235,53 +298,16 @@ fn read_file(path: &Path) -> std::io::Result<String> {
 
 /// Parses a file's text; returns the configuration and the problems found.
 pub fn parse(text: &str) -> (Config, Vec<String>) {
-    let mut config = Config::default();
-    let table = match text.parse::<toml::Table>() {
-        Ok(table) => table,
+    match text.parse::<toml::Table>() {
+        Ok(table) => read_config(table),
         Err(err) => {
             let why = err.to_string().trim().replace('\n', " ");
-            return (
-                config,
+            (
+                Config::default(),
                 vec![format!("not valid TOML, using defaults: {why}")],
-            );
+            )
         }
-    };
-    let mut r = Reader::new(table);
-    let c = &mut config;
-    let mut family = String::new();
-    r.read("font.family", &mut family, |f| {
-        if f.trim().is_empty() {
-            Err("empty family name".into())
-        } else {
-            Ok(())
-        }
-    });
-    c.font_family = (!family.is_empty()).then_some(family);
-    r.read("font.size", &mut c.font_size, within(3.0..=200.0));
-    r.read("scrolling.history", &mut c.history, within(0..=1_000_000));
-    r.read("selection.word_separators", &mut c.word_separators, any);
-    r.read("terminal.osc52_read", &mut c.osc52_read, any);
-    r.read("terminal.osc52_write", &mut c.osc52_write, any);
-    r.read("paste.confirm", &mut c.paste_confirm, any);
-    r.read("terminal.flow_control", &mut c.flow_control, any);
-    r.read("links.schemes", &mut c.link_schemes, any);
-    r.read("links.opener", &mut c.link_opener, |o: &String| {
-        if o.trim().is_empty() {
-            Err("empty command".into())
-        } else {
-            Ok(())
-        }
-    });
-    r.read("bell.visual", &mut c.visual_bell, any);
-    r.read(
-        "cursor.blink_timeout",
-        &mut c.blink_timeout_s,
-        within(0.0..=3600.0),
-    );
-    r.read("metrics.overlay", &mut c.metrics_overlay, any);
-    r.read("window.tab_bar", &mut c.tab_bar, any);
-    r.report_unknown();
-    (config, r.problems)
+    }
 }
 
 #[cfg(test)]
@@ -307,13 +333,16 @@ mod tests {
             confirm = "always"
             "#,
         );
-        assert_eq!(config.font_size, 14.5);
-        assert_eq!(config.font_family.as_deref(), Some("Noto Sans Mono"));
-        assert_eq!(config.link_schemes, ["https"]);
-        assert_eq!(config.paste_confirm, ConfirmPaste::Always);
-        assert_eq!(config.history, 10_000, "wrong type keeps the default");
+        assert_eq!(config.font.size, 14.5);
+        assert_eq!(config.font.family.as_deref(), Some("Noto Sans Mono"));
+        assert_eq!(config.links.schemes, ["https"]);
+        assert_eq!(config.paste.confirm, ConfirmPaste::Always);
         assert_eq!(
-            config.blink_timeout_s, 5.0,
+            config.scrolling.history, 10_000,
+            "wrong type keeps the default"
+        );
+        assert_eq!(
+            config.cursor.blink_timeout, 5.0,
             "out of range keeps the default"
         );
         assert_eq!(problems.len(), 3, "{problems:?}");
@@ -371,6 +400,70 @@ mod tests {
         for (policy, text, bracketed, asks) in cases {
             assert_eq!(policy.asks(text, bracketed), asks, "{policy:?} {text:?}");
         }
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("sluice-config-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn imports_merge_under_the_file_and_overrides_go_over_it() {
+        let dir = scratch("import");
+        std::fs::write(
+            dir.join("fonts.toml"),
+            "import = [\"loop.toml\"]\n[font]\nsize = 20.0\nfamily = \"Imported\"\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("bell.toml"),
+            "[bell]\nvisual = false\n[font]\nsize = 9.0\n",
+        )
+        .unwrap();
+        let main = dir.join("sluice.toml");
+        std::fs::write(
+            &main,
+            "import = [\"fonts.toml\", \"bell.toml\", \"missing.toml\"]\n[font]\nfamily = \"Mine\"\n",
+        )
+        .unwrap();
+        let loaded = load_with(
+            Some(&main),
+            &["scrolling.history=50".into(), "links.opener=open".into()],
+        );
+        // Later imports over earlier ones, the file over its imports, -o over everything.
+        assert_eq!(loaded.config.font.size, 9.0);
+        assert_eq!(loaded.config.font.family.as_deref(), Some("Mine"));
+        assert!(!loaded.config.bell.visual);
+        assert_eq!(loaded.config.scrolling.history, 50);
+        assert_eq!(
+            loaded.config.links.opener, "xdg-open",
+            "a bad -o is ignored"
+        );
+        assert!(loaded.parsed);
+        let problems = loaded.problems.join("\n");
+        assert!(
+            problems.contains("import missing.toml: cannot read"),
+            "{problems}"
+        );
+        assert!(
+            problems.contains("-o links.opener=open: not a TOML value"),
+            "{problems}"
+        );
+        assert_eq!(loaded.problems.len(), 2, "{problems}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_that_does_not_parse_says_so_so_a_running_sluice_keeps_its_own() {
+        let dir = scratch("broken");
+        let main = dir.join("sluice.toml");
+        std::fs::write(&main, "[font\nsize = 3").unwrap();
+        let loaded = load_with(Some(&main), &["font.size=15".into()]);
+        assert!(!loaded.parsed);
+        assert_eq!(loaded.config.font.size, 15.0, "-o still applies at start");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -55,8 +55,8 @@ impl Graphics {
         tracing::info!(adapter = %gpu.describe(), "rendering");
         let format = sluice_render::preferred_format(surface, &gpu.adapter)?;
         let font = FontConfig {
-            family: config.font_family.clone(),
-            size_px: points_to_pixels(config.font_size, scale),
+            family: config.font.family.clone(),
+            size_px: points_to_pixels(config.font.size, scale),
             ..FontConfig::default()
         };
         let renderer = Renderer::new(&gpu.device, &gpu.queue, format, &font)?;
@@ -64,7 +64,7 @@ impl Graphics {
             renderer,
             gpu,
             font,
-            font_points: config.font_size,
+            font_points: config.font.size,
             scale,
         })
     }
@@ -303,7 +303,7 @@ impl App {
             );
             let raw = instance.create_surface(first.os.clone())?;
             let mut config = self.shared.config.clone();
-            config.font_size = old.font_points;
+            config.font.size = old.font_points;
             let g = Graphics::new(instance, &raw, &config, old.scale)?;
             let first_id = first.id();
             let mut raw = Some(raw);
@@ -366,7 +366,7 @@ impl App {
 
     fn set_font_points(&mut self, points: f32) {
         if let Some(g) = &mut self.shared.graphics {
-            g.set_font(self.shared.config.font_family.clone(), points);
+            g.set_font(self.shared.config.font.family.clone(), points);
         }
         for window in self.windows.values_mut() {
             window.font_changed(&self.shared);
@@ -378,8 +378,14 @@ impl App {
     /// options still win.
     fn reload_config(&mut self) {
         self.reload_at = None;
-        let mut loaded = config::load(self.shared.cli.config.as_deref());
+        let mut loaded =
+            config::load_with(self.shared.cli.config.as_deref(), &self.shared.cli.options);
         loaded.report();
+        if !loaded.parsed {
+            // A file caught half-written, or a typo that breaks the TOML: keep what runs.
+            tracing::warn!("the configuration file does not parse; keeping the current one");
+            return;
+        }
         self.shared.cli.apply_to(&mut loaded.config);
         if loaded.config == self.shared.config {
             return;
@@ -387,12 +393,12 @@ impl App {
         tracing::info!("configuration reloaded");
         let old = std::mem::replace(&mut self.shared.config, loaded.config);
         let new = &self.shared.config;
-        if (&new.font_family, new.font_size) != (&old.font_family, old.font_size)
+        if (&new.font.family, new.font.size) != (&old.font.family, old.font.size)
             && let Some(g) = &mut self.shared.graphics
         {
-            g.set_font(new.font_family.clone(), new.font_size);
+            g.set_font(new.font.family.clone(), new.font.size);
         }
-        if new.flow_control != old.flow_control {
+        if new.terminal.flow_control != old.terminal.flow_control {
             // A property of the PTY, set when the program starts.
             let message = "terminal.flow_control applies to panes opened from now on";
             eprintln!("sluice: {message}");

@@ -59,9 +59,19 @@ pub struct Cli {
     #[arg(long, value_name = "NAME")]
     pub font_family: Option<String>,
 
-    /// The configuration file [default: $XDG_CONFIG_HOME/sluice/sluice.toml].
-    #[arg(long, value_name = "PATH")]
+    /// The configuration file [default: $XDG_CONFIG_HOME/sluice/sluice.toml, else the first
+    /// sluice/sluice.toml of $XDG_CONFIG_DIRS].
+    #[arg(long = "config-file", visible_alias = "config", value_name = "PATH")]
     pub config: Option<PathBuf>,
+
+    /// Set a configuration option over the file, as KEY=VALUE with a TOML value (repeatable;
+    /// applied again on every reload), e.g. -o font.size=14 -o 'links.opener="open"'.
+    #[arg(short = 'o', long = "option", value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
+
+    /// Print the whole default configuration, every option with its documentation, as TOML.
+    #[arg(long)]
+    pub print_config: bool,
 
     /// Compute an FNV-1a digest of every byte parsed and include it in --stats (for tests).
     #[arg(long, hide = true)]
@@ -204,13 +214,13 @@ impl Cli {
     /// The configuration with the command line's options applied over it.
     pub fn apply_to(&self, config: &mut crate::config::Config) {
         if let Some(size) = self.font_size {
-            config.font_size = size;
+            config.font.size = size;
         }
         if let Some(family) = &self.font_family {
-            config.font_family = Some(family.clone());
+            config.font.family = Some(family.clone());
         }
         if let Some(history) = self.history {
-            config.history = history;
+            config.scrolling.history = history;
         }
     }
 

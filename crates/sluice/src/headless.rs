@@ -34,7 +34,7 @@ pub fn run(cli: &Cli, config: &Config) -> anyhow::Result<i32> {
         working_directory: cli.working_directory.clone(),
         size,
         read_ahead: cli.read_ahead,
-        flow_control: config.flow_control,
+        flow_control: config.terminal.flow_control,
         ..PtyOptions::default()
     };
     let terminal_options = TerminalOptions {
@@ -86,8 +86,8 @@ fn screenshot(terminal: &Terminal, config: &Config, path: &std::path::Path) -> a
     let mut snapshot = sluice_term::Snapshot::default();
     terminal.update_snapshot(&mut snapshot);
     let fonts = sluice_render::FontConfig {
-        family: config.font_family.clone(),
-        size_px: config.font_size * 96.0 / 72.0,
+        family: config.font.family.clone(),
+        size_px: config.font.size * 96.0 / 72.0,
         ..sluice_render::FontConfig::default()
     };
     let mut offscreen = sluice_render::Offscreen::new(&fonts)?;

@@ -30,7 +30,11 @@ fn main() -> ExitCode {
     if let Some(cli::Subcommands::Msg(msg)) = &cli.subcommand {
         return remote(msg);
     }
-    let mut loaded = config::load(cli.config.as_deref());
+    if cli.print_config {
+        print!("{}", config::Config::default_toml());
+        return ExitCode::SUCCESS;
+    }
+    let mut loaded = config::load_with(cli.config.as_deref(), &cli.options);
     loaded.report();
     cli.apply_to(&mut loaded.config);
     let result = if cli.headless {

@@ -378,3 +378,38 @@ fn headless_screenshot_renders_the_final_screen() {
     assert_eq!(pixel(10 * cell_w + 1, cell_h / 2), [0x1d, 0x1f, 0x21]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn print_config_prints_every_default_and_o_options_apply_over_the_file() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sluice"))
+        .arg("--print-config")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let table: toml::Table = text.parse().expect("--print-config prints valid TOML");
+    assert_eq!(table["scrolling"]["history"].as_integer(), Some(10_000));
+
+    // -o with a history of 0: nothing scrolled off is kept; a bad -o is reported, not fatal.
+    let run = common::sluice(&[
+        "-o",
+        "scrolling.history=0",
+        "-o",
+        "font.size=banana",
+        "--size",
+        "20x2",
+        "--scrollback",
+        "-e",
+        "sh",
+        "-c",
+        "printf 'one\\ntwo\\nthree'",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        !run.stdout.contains("one"),
+        "no history kept: {:?}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("three"));
+    assert!(run.stderr.contains("-o font.size=banana"), "{}", run.stderr);
+}

@@ -110,7 +110,7 @@ impl Pane {
                 env,
                 size,
                 read_ahead: cx.read_ahead,
-                flow_control: cx.config.flow_control,
+                flow_control: cx.config.terminal.flow_control,
                 ..PtyOptions::default()
             },
             cx.config.terminal_options(),
@@ -161,7 +161,8 @@ impl Pane {
             metrics: RuntimeMetrics::new(now, pty, term),
             overlay: cx
                 .config
-                .metrics_overlay
+                .metrics
+                .overlay
                 .then(|| MetricsOverlay::new(now, pty, term)),
             longest_hold: Duration::ZERO,
             failure_shown: false,
@@ -210,7 +211,7 @@ impl Pane {
 
     /// Rings the visual bell, if on.
     pub fn bell(&mut self, config: &Config) {
-        if config.visual_bell {
+        if config.bell.visual {
             self.bell_until = Some(Instant::now() + BELL_DURATION);
         }
     }

@@ -189,7 +189,7 @@ impl Window {
             Action::FontSmaller => self.requests.push(Request::FontSize(font_points - 1.0)),
             Action::FontReset => self
                 .requests
-                .push(Request::FontSize(shared.config.font_size)),
+                .push(Request::FontSize(shared.config.font.size)),
             Action::Search => {
                 pane.search = match pane.search.take() {
                     Some(_) => None,
@@ -519,8 +519,8 @@ impl Window {
         let (cell, side) = self.geometry(g, pane).cell(self.mouse.x, self.mouse.y);
         let ctrl = self.modifiers.control_key();
         if ctrl && let Some(link) = &pane.hovered_link {
-            if links::allowed(&link.uri, &shared.config.link_schemes) {
-                links::open(&shared.config.link_opener, &link.uri);
+            if links::allowed(&link.uri, &shared.config.links.schemes) {
+                links::open(&shared.config.links.opener, &link.uri);
             } else {
                 tracing::warn!(uri = %link.uri, "link scheme not allowed; not opening it");
             }

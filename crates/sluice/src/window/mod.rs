@@ -185,7 +185,10 @@ impl Window {
             mouse: Mouse::default(),
             selecting_in: None,
             dragging: None,
-            blink: Blink::new(Duration::from_secs_f64(shared.config.blink_timeout_s), now),
+            blink: Blink::new(
+                Duration::from_secs_f64(shared.config.cursor.blink_timeout),
+                now,
+            ),
             autoscroll_at: None,
             has_focus: true,
             occluded: false,
@@ -237,7 +240,7 @@ impl Window {
     }
 
     fn tab_bar_shown(&self, shared: &Shared) -> bool {
-        shared.config.tab_bar.shown(self.tabs.len())
+        shared.config.window.tab_bar.shown(self.tabs.len())
     }
 
     /// The cells the panes share: the grid, less the tab bar's row when it is shown.
@@ -317,7 +320,7 @@ impl Window {
     /// Opens a tab running `spawn` after the active one, and switches to it.
     pub fn new_tab(&mut self, shared: &Shared, spawn: &Spawn) -> anyhow::Result<PaneId> {
         // With the bar about to appear, the new pane starts at its final size.
-        let shown_after = shared.config.tab_bar.shown(self.tabs.len() + 1);
+        let shown_after = shared.config.window.tab_bar.shown(self.tabs.len() + 1);
         let mut area = self.pane_area(shared);
         if shown_after && !self.tab_bar_shown(shared) && area.rows > 1 {
             area.row += 1;
@@ -696,7 +699,7 @@ impl Window {
 
     /// Pastes `text`, or first asks whether to, as `paste.confirm` says.
     fn paste(&mut self, shared: &Shared, text: &str) {
-        let confirm = shared.config.paste_confirm;
+        let confirm = shared.config.paste.confirm;
         let Some(pane) = self.focused() else {
             return;
         };
@@ -715,19 +718,19 @@ impl Window {
     pub fn reconfigure(&mut self, old: &crate::config::Config, shared: &Shared) {
         let new = &shared.config;
         let terminal = new.terminal_options();
-        let overlay_toggled = new.metrics_overlay != old.metrics_overlay;
+        let overlay_toggled = new.metrics.overlay != old.metrics.overlay;
         for pane in self.panes.values_mut() {
             if terminal != old.terminal_options() {
                 pane.session.terminal.reconfigure(&terminal);
             }
-            if overlay_toggled && new.metrics_overlay != pane.overlay.is_some() {
+            if overlay_toggled && new.metrics.overlay != pane.overlay.is_some() {
                 pane.toggle_overlay();
             }
             pane.view.invalidate();
         }
-        if new.blink_timeout_s != old.blink_timeout_s {
+        if new.cursor.blink_timeout != old.cursor.blink_timeout {
             self.blink
-                .set_timeout(Duration::from_secs_f64(new.blink_timeout_s));
+                .set_timeout(Duration::from_secs_f64(new.cursor.blink_timeout));
         }
         self.relayout(shared);
     }

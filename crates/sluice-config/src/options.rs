@@ -1,0 +1,242 @@
+//! Every option, defined once: its section, name, type, default, check and documentation.
+//!
+//! [`options!`] turns the list below into the configuration's structs (one per section), their
+//! defaults, the lenient reader's calls (each with its key path and check), and the table
+//! that `sluice --print-config` prints and docs/configuration.md holds (a test keeps the doc
+//! equal to it). Adding an option is one entry here; nothing else restates it.
+
+use serde::Serialize;
+
+use crate::reader::{Reader, any, within};
+use crate::{ConfirmPaste, TabBar};
+
+/// One option as documented: `section.name`, its doc comment, its default as TOML (`None`
+/// when unset by default).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OptionDoc {
+    pub section: &'static str,
+    pub name: &'static str,
+    pub doc: Vec<&'static str>,
+    pub default: Option<String>,
+}
+
+/// A value as TOML source: `None` for an unset `Option`.
+fn toml_source<T: Serialize>(value: &T) -> Option<String> {
+    // A value alone is not a TOML document: render it as `v = …` and keep the right side.
+    #[derive(Serialize)]
+    struct One<'a, T> {
+        v: &'a T,
+    }
+    let text = toml::to_string(&One { v: value }).ok()?;
+    let source = text.trim().strip_prefix("v = ")?.to_owned();
+    Some(source)
+}
+
+macro_rules! options {
+    (
+        $(
+            $(#[doc = $sdoc:literal])*
+            [$section:ident] $Section:ident {
+                $(
+                    $(#[doc = $doc:literal])*
+                    $field:ident : $ty:ty = $default:expr, $check:expr;
+                )*
+            }
+        )*
+    ) => {
+        $(
+            $(#[doc = $sdoc])*
+            #[derive(Debug, Clone, PartialEq)]
+            pub struct $Section {
+                $( $(#[doc = $doc])* pub $field: $ty, )*
+            }
+
+            impl Default for $Section {
+                fn default() -> Self {
+                    Self { $( $field: $default, )* }
+                }
+            }
+
+            impl $Section {
+                fn read(&mut self, reader: &mut Reader) {
+                    $(
+                        reader.read(
+                            concat!(stringify!($section), ".", stringify!($field)),
+                            &mut self.$field,
+                            $check,
+                        );
+                    )*
+                }
+
+                fn docs(out: &mut Vec<OptionDoc>) {
+                    let defaults = Self::default();
+                    $(
+                        out.push(OptionDoc {
+                            section: stringify!($section),
+                            name: stringify!($field),
+                            doc: vec![$($doc),*],
+                            default: toml_source(&defaults.$field),
+                        });
+                    )*
+                }
+            }
+        )*
+
+        /// Everything the file can set, one struct per section.
+        #[derive(Debug, Clone, PartialEq, Default)]
+        pub struct Config {
+            $( $(#[doc = $sdoc])* pub $section: $Section, )*
+        }
+
+        impl Config {
+            pub(crate) fn read_sections(&mut self, reader: &mut Reader) {
+                $( self.$section.read(reader); )*
+            }
+
+            /// Every option, in the order of the file.
+            pub fn options() -> Vec<OptionDoc> {
+                let mut out = Vec::new();
+                $( $Section::docs(&mut out); )*
+                out
+            }
+        }
+    };
+}
+
+fn not_blank(what: &'static str) -> impl FnOnce(&String) -> Result<(), String> {
+    move |s| {
+        if s.trim().is_empty() {
+            Err(format!("empty {what}"))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+fn some_not_blank(what: &'static str) -> impl FnOnce(&Option<String>) -> Result<(), String> {
+    move |s| match s {
+        Some(s) if s.trim().is_empty() => Err(format!("empty {what}")),
+        _ => Ok(()),
+    }
+}
+
+options! {
+    [font] Font {
+        /// Any installed monospace family; the bundled DejaVu Sans Mono when unset or not
+        /// found.
+        family: Option<String> = None, some_not_blank("family name");
+        /// Points (at 96 dpi, 12 pt is 16 pixels); 3 to 200.
+        size: f32 = 12.0, within(3.0..=200.0);
+    }
+    [scrolling] Scrolling {
+        /// Lines kept above the screen; 0 to 1,000,000.
+        history: usize = 10_000, within(0..=1_000_000);
+    }
+    [selection] Selection {
+        /// Characters that end a word for double-click selection. '/', '.', '-', '_' and '~'
+        /// are not among them, so paths and file names are selected whole.
+        word_separators: String = sluice_term::DEFAULT_WORD_SEPARATORS.to_owned(), any;
+    }
+    [terminal] Terminal {
+        /// May programs read the clipboard with OSC 52?
+        osc52_read: bool = false, any;
+        /// May programs write the clipboard with OSC 52? (768 KiB of text at most: what one
+        /// OSC string holds.) Programs copying to the clipboard (tmux, vim over ssh) is what
+        /// OSC 52 is for.
+        osc52_write: bool = true, any;
+        /// ^S/^Q pause and resume output (IXON); off, ^S reaches the program. Applies to
+        /// panes opened after a change.
+        flow_control: bool = false, any;
+    }
+    [paste] Paste {
+        /// Ask before pasting: "always", "if-unsafe" (text with a line break or a control
+        /// character, into a program that did not turn bracketed paste on), or "never".
+        confirm: ConfirmPaste = ConfirmPaste::IfUnsafe, any;
+    }
+    [links] Links {
+        /// URL schemes that Ctrl+click opens. `file` is left out: a file link opened by the
+        /// desktop's opener can run a program (a .desktop file), and a program's output
+        /// should not be able to do that with one click.
+        schemes: Vec<String> = ["http", "https", "mailto", "ftp", "gemini", "gopher"]
+            .map(String::from)
+            .to_vec(), any;
+        /// The program that opens links, given the URL as its one argument.
+        opener: String = "xdg-open".to_owned(), not_blank("command");
+    }
+    [bell] Bell {
+        /// Flash the pane on BEL.
+        visual: bool = true, any;
+    }
+    [cursor] Cursor {
+        /// Seconds after the last key at which a blinking cursor stops blinking (Alacritty's
+        /// and kitty's choice: long enough not to be noticed while working); 0 to 3600.
+        blink_timeout: f64 = 5.0, within(0.0..=3600.0);
+    }
+    [metrics] Metrics {
+        /// Show the metrics overlay from the start.
+        overlay: bool = false, any;
+    }
+    [window] Window {
+        /// When the tab bar is shown: "auto" (with two or more tabs), "always" or "never".
+        tab_bar: TabBar = TabBar::Auto, any;
+    }
+}
+
+impl Config {
+    /// The whole default configuration as a TOML file, every option with its documentation
+    /// (`sluice --print-config`). An option unset by default is shown commented out.
+    pub fn default_toml() -> String {
+        let mut out = String::new();
+        let mut section = "";
+        for option in Config::options() {
+            if option.section != section {
+                if !section.is_empty() {
+                    out.push('\n');
+                }
+                section = option.section;
+                out.push_str(&format!("[{section}]\n"));
+            }
+            for line in &option.doc {
+                out.push_str(&format!("#{}\n", line.trim_end()));
+            }
+            match &option.default {
+                Some(value) => out.push_str(&format!("{} = {value}\n", option.name)),
+                None => out.push_str(&format!("# {} = (unset)\n", option.name)),
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_file_is_valid_toml_that_reads_back_as_the_defaults() {
+        let text = Config::default_toml();
+        let (config, problems) = crate::parse(&text);
+        assert_eq!(problems, Vec::<String>::new());
+        assert_eq!(config, Config::default());
+        assert!(text.starts_with("[font]\n#"), "{text}");
+        assert!(text.contains("\nsize = 12.0\n"), "{text}");
+        assert!(text.contains("\nconfirm = \"if-unsafe\"\n"), "{text}");
+        assert!(text.contains("\n# family = (unset)\n"), "{text}");
+    }
+
+    #[test]
+    fn every_option_is_documented_once() {
+        let options = Config::options();
+        let mut keys: Vec<String> = options
+            .iter()
+            .map(|o| format!("{}.{}", o.section, o.name))
+            .collect();
+        let all = keys.len();
+        keys.sort();
+        keys.dedup();
+        assert_eq!(keys.len(), all);
+        for option in &options {
+            assert!(!option.doc.is_empty(), "{}.{}", option.section, option.name);
+        }
+    }
+}
