@@ -11,6 +11,7 @@
 
 mod options;
 mod reader;
+pub mod themes;
 mod watch;
 
 use std::path::{Path, PathBuf};
@@ -18,6 +19,39 @@ use std::path::{Path, PathBuf};
 pub use options::{Config, OptionDoc};
 use reader::Reader;
 pub use watch::{ConfigWatcher, watch};
+
+/// A colour in the file: "#rrggbb".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HexColor(pub sluice_term::Rgb);
+
+impl<'de> serde::Deserialize<'de> for HexColor {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        let hex = text
+            .strip_prefix('#')
+            .filter(|h| h.len() == 6 && h.bytes().all(|b| b.is_ascii_hexdigit()))
+            .ok_or_else(|| {
+                serde::de::Error::custom(format!("{text:?} is not a colour \"#rrggbb\""))
+            })?;
+        let v = u32::from_str_radix(hex, 16).expect("six hex digits");
+        Ok(HexColor(rgb(v)))
+    }
+}
+
+impl serde::Serialize for HexColor {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let c = self.0;
+        s.serialize_str(&format!("#{:02x}{:02x}{:02x}", c.r, c.g, c.b))
+    }
+}
+
+fn rgb(v: u32) -> sluice_term::Rgb {
+    sluice_term::Rgb {
+        r: (v >> 16) as u8,
+        g: (v >> 8) as u8,
+        b: v as u8,
+    }
+}
 
 /// When the tab bar is shown (`window.tab_bar`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
@@ -75,8 +109,43 @@ impl Config {
             word_separators: self.selection.word_separators.clone(),
             osc52_read: self.terminal.osc52_read,
             osc52_write: self.terminal.osc52_write,
+            palette: self.palette(),
             ..sluice_term::TerminalOptions::default()
         }
+    }
+
+    /// The colours: the theme's, with the configured ones over them.
+    pub fn palette(&self) -> sluice_term::Palette {
+        let theme = themes::find(&self.colors.theme)
+            .or_else(|| themes::find(themes::DEFAULT_THEME))
+            .expect("the default theme is bundled");
+        let n = &self.colors_normal;
+        let b = &self.colors_bright;
+        let normal = [
+            n.black, n.red, n.green, n.yellow, n.blue, n.magenta, n.cyan, n.white,
+        ];
+        let bright = [
+            b.black, b.red, b.green, b.yellow, b.blue, b.magenta, b.cyan, b.white,
+        ];
+        let mut ansi = [sluice_term::Rgb::default(); 16];
+        for i in 0..8 {
+            ansi[i] = normal[i].map_or(rgb(theme.normal[i]), |c| c.0);
+            ansi[8 + i] = bright[i].map_or(rgb(theme.bright[i]), |c| c.0);
+        }
+        let pick = |set: Option<HexColor>, theme: u32| set.map_or(rgb(theme), |c| c.0);
+        let foreground = pick(self.colors.foreground, theme.foreground);
+        let mut palette = sluice_term::Palette::with_colors(
+            ansi,
+            foreground,
+            pick(self.colors.background, theme.background),
+        );
+        palette.set_cursor(pick(self.colors.cursor, theme.cursor));
+        for (index, color) in &self.colors.indexed {
+            if let Ok(i @ 16..=255) = index.parse::<usize>() {
+                palette.set(i, color.0);
+            }
+        }
+        palette
     }
 }
 
@@ -464,6 +533,56 @@ mod tests {
         assert!(!loaded.parsed);
         assert_eq!(loaded.config.font.size, 15.0, "-o still applies at start");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_theme_and_colour_overrides_make_the_palette() {
+        let (config, problems) = parse(
+            r##"
+            [colors]
+            theme = "solarized-dark"
+            background = "#101010"
+            indexed = { "196" = "#ff0001", "7" = "#000000" }
+            [colors.normal]
+            red = "#123456"
+            blue = "blue"
+            redd = "#ffffff"
+            "##,
+        );
+        let palette = config.palette();
+        let hex = |c: sluice_term::Rgb| format!("#{:02x}{:02x}{:02x}", c.r, c.g, c.b);
+        assert_eq!(hex(palette.get(1)), "#123456", "an override");
+        assert_eq!(
+            hex(palette.get(4)),
+            "#268bd2",
+            "a bad colour keeps the theme's"
+        );
+        assert_eq!(hex(palette.get(2)), "#859900", "the theme's green");
+        assert_eq!(hex(palette.get(257)), "#101010", "the background");
+        assert_eq!(hex(palette.get(256)), "#839496", "the theme's foreground");
+        assert_eq!(
+            hex(palette.get(196)),
+            "#ff0000",
+            "a map with a bad key keeps its default: xterm's 196"
+        );
+        let (config, _) = parse("[colors]\nindexed = { \"196\" = \"#ff0001\" }\n");
+        assert_eq!(hex(config.palette().get(196)), "#ff0001");
+        let problems = problems.join("\n");
+        assert!(
+            problems.contains("colors.normal.blue: \"blue\" is not a colour"),
+            "{problems}"
+        );
+        assert!(
+            problems.contains("colors.indexed: \"7\" is not a colour number"),
+            "{problems}"
+        );
+        assert!(
+            problems.contains("colors.normal.redd: unknown option"),
+            "{problems}"
+        );
+        let (config, problems) = parse("[colors]\ntheme = \"nope\"\n");
+        assert_eq!(config.colors.theme, themes::DEFAULT_THEME);
+        assert!(problems[0].contains("no theme \"nope\""), "{problems:?}");
     }
 
     #[test]

@@ -5,10 +5,12 @@
 //! that `sluice --print-config` prints and docs/configuration.md holds (a test keeps the doc
 //! equal to it). Adding an option is one entry here; nothing else restates it.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 use crate::reader::{Reader, any, within};
-use crate::{ConfirmPaste, TabBar};
+use crate::{ConfirmPaste, HexColor, TabBar};
 
 /// One option as documented: `section.name`, its doc comment, its default as TOML (`None`
 /// when unset by default).
@@ -36,7 +38,7 @@ macro_rules! options {
     (
         $(
             $(#[doc = $sdoc:literal])*
-            [$section:ident] $Section:ident {
+            [$path:literal] $Section:ident as $section:ident {
                 $(
                     $(#[doc = $doc:literal])*
                     $field:ident : $ty:ty = $default:expr, $check:expr;
@@ -61,7 +63,7 @@ macro_rules! options {
                 fn read(&mut self, reader: &mut Reader) {
                     $(
                         reader.read(
-                            concat!(stringify!($section), ".", stringify!($field)),
+                            concat!($path, ".", stringify!($field)),
                             &mut self.$field,
                             $check,
                         );
@@ -72,7 +74,7 @@ macro_rules! options {
                     let defaults = Self::default();
                     $(
                         out.push(OptionDoc {
-                            section: stringify!($section),
+                            section: $path,
                             name: stringify!($field),
                             doc: vec![$($doc),*],
                             default: toml_source(&defaults.$field),
@@ -113,6 +115,23 @@ fn not_blank(what: &'static str) -> impl FnOnce(&String) -> Result<(), String> {
     }
 }
 
+fn known_theme(name: &String) -> Result<(), String> {
+    match crate::themes::find(name) {
+        Some(_) => Ok(()),
+        None => Err(format!("no theme {name:?} (sluice --list-themes)")),
+    }
+}
+
+fn indexed_keys(map: &BTreeMap<String, HexColor>) -> Result<(), String> {
+    for key in map.keys() {
+        match key.parse::<usize>() {
+            Ok(16..=255) => {}
+            _ => return Err(format!("{key:?} is not a colour number from 16 to 255")),
+        }
+    }
+    Ok(())
+}
+
 fn some_not_blank(what: &'static str) -> impl FnOnce(&Option<String>) -> Result<(), String> {
     move |s| match s {
         Some(s) if s.trim().is_empty() => Err(format!("empty {what}")),
@@ -121,23 +140,73 @@ fn some_not_blank(what: &'static str) -> impl FnOnce(&Option<String>) -> Result<
 }
 
 options! {
-    [font] Font {
+    ["font"] Font as font {
         /// Any installed monospace family; the bundled DejaVu Sans Mono when unset or not
         /// found.
         family: Option<String> = None, some_not_blank("family name");
         /// Points (at 96 dpi, 12 pt is 16 pixels); 3 to 200.
         size: f32 = 12.0, within(3.0..=200.0);
     }
-    [scrolling] Scrolling {
+    ["colors"] Colors as colors {
+        /// A bundled theme (`sluice --list-themes`); the colours below go over it.
+        theme: String = crate::themes::DEFAULT_THEME.to_owned(), known_theme;
+        /// Text; unset: the theme's. Colours are "#rrggbb".
+        foreground: Option<HexColor> = None, any;
+        /// The background; unset: the theme's.
+        background: Option<HexColor> = None, any;
+        /// The cursor; unset: the theme's.
+        cursor: Option<HexColor> = None, any;
+        /// Colours 16 to 255 by number, e.g. { "196" = "#ff0000" }.
+        indexed: BTreeMap<String, HexColor> = BTreeMap::new(), indexed_keys;
+    }
+    ["colors.normal"] NormalColors as colors_normal {
+        /// The eight ANSI colours; each unset is the theme's.
+        /// Black: SGR 30 and 40.
+        black: Option<HexColor> = None, any;
+        /// Red: SGR 31 and 41.
+        red: Option<HexColor> = None, any;
+        /// Green: SGR 32 and 42.
+        green: Option<HexColor> = None, any;
+        /// Yellow: SGR 33 and 43.
+        yellow: Option<HexColor> = None, any;
+        /// Blue: SGR 34 and 44.
+        blue: Option<HexColor> = None, any;
+        /// Magenta: SGR 35 and 45.
+        magenta: Option<HexColor> = None, any;
+        /// Cyan: SGR 36 and 46.
+        cyan: Option<HexColor> = None, any;
+        /// White: SGR 37 and 47.
+        white: Option<HexColor> = None, any;
+    }
+    ["colors.bright"] BrightColors as colors_bright {
+        /// Their bright variants; each unset is the theme's.
+        /// Black: SGR 90 and 100.
+        black: Option<HexColor> = None, any;
+        /// Red: SGR 91 and 101.
+        red: Option<HexColor> = None, any;
+        /// Green: SGR 92 and 102.
+        green: Option<HexColor> = None, any;
+        /// Yellow: SGR 93 and 103.
+        yellow: Option<HexColor> = None, any;
+        /// Blue: SGR 94 and 104.
+        blue: Option<HexColor> = None, any;
+        /// Magenta: SGR 95 and 105.
+        magenta: Option<HexColor> = None, any;
+        /// Cyan: SGR 96 and 106.
+        cyan: Option<HexColor> = None, any;
+        /// White: SGR 97 and 107.
+        white: Option<HexColor> = None, any;
+    }
+    ["scrolling"] Scrolling as scrolling {
         /// Lines kept above the screen; 0 to 1,000,000.
         history: usize = 10_000, within(0..=1_000_000);
     }
-    [selection] Selection {
+    ["selection"] Selection as selection {
         /// Characters that end a word for double-click selection. '/', '.', '-', '_' and '~'
         /// are not among them, so paths and file names are selected whole.
         word_separators: String = sluice_term::DEFAULT_WORD_SEPARATORS.to_owned(), any;
     }
-    [terminal] Terminal {
+    ["terminal"] Terminal as terminal {
         /// May programs read the clipboard with OSC 52?
         osc52_read: bool = false, any;
         /// May programs write the clipboard with OSC 52? (768 KiB of text at most: what one
@@ -148,12 +217,12 @@ options! {
         /// panes opened after a change.
         flow_control: bool = false, any;
     }
-    [paste] Paste {
+    ["paste"] Paste as paste {
         /// Ask before pasting: "always", "if-unsafe" (text with a line break or a control
         /// character, into a program that did not turn bracketed paste on), or "never".
         confirm: ConfirmPaste = ConfirmPaste::IfUnsafe, any;
     }
-    [links] Links {
+    ["links"] Links as links {
         /// URL schemes that Ctrl+click opens. `file` is left out: a file link opened by the
         /// desktop's opener can run a program (a .desktop file), and a program's output
         /// should not be able to do that with one click.
@@ -163,20 +232,20 @@ options! {
         /// The program that opens links, given the URL as its one argument.
         opener: String = "xdg-open".to_owned(), not_blank("command");
     }
-    [bell] Bell {
+    ["bell"] Bell as bell {
         /// Flash the pane on BEL.
         visual: bool = true, any;
     }
-    [cursor] Cursor {
+    ["cursor"] Cursor as cursor {
         /// Seconds after the last key at which a blinking cursor stops blinking (Alacritty's
         /// and kitty's choice: long enough not to be noticed while working); 0 to 3600.
         blink_timeout: f64 = 5.0, within(0.0..=3600.0);
     }
-    [metrics] Metrics {
+    ["metrics"] Metrics as metrics {
         /// Show the metrics overlay from the start.
         overlay: bool = false, any;
     }
-    [window] Window {
+    ["window"] Window as window {
         /// When the tab bar is shown: "auto" (with two or more tabs), "always" or "never".
         tab_bar: TabBar = TabBar::Auto, any;
     }

@@ -58,24 +58,31 @@ impl Reader {
         }
     }
 
-    /// Reports keys in the file that nothing read (typos, or options of another version).
+    /// Reports keys in the file that nothing read (typos, or options of another version),
+    /// at any depth (`colors.normal.red`); a table that an option reads whole
+    /// (`colors.indexed`) is one option.
     pub fn report_unknown(&mut self) {
         let mut unknown = Vec::new();
-        for (section, value) in &self.table {
-            match value.as_table() {
-                Some(table) => unknown.extend(
-                    table
-                        .keys()
-                        .map(|key| format!("{section}.{key}"))
-                        .filter(|path| !self.used.contains(path)),
-                ),
-                None if !self.used.contains(section) => unknown.push(section.clone()),
-                None => {}
-            }
+        for (key, value) in &self.table {
+            self.find_unknown(key.clone(), value, &mut unknown);
         }
         for path in unknown {
             self.problems
                 .push(format!("{path}: unknown option, ignored"));
+        }
+    }
+
+    fn find_unknown(&self, path: String, value: &toml::Value, out: &mut Vec<String>) {
+        if self.used.contains(&path) {
+            return;
+        }
+        match value.as_table() {
+            Some(table) => {
+                for (key, value) in table {
+                    self.find_unknown(format!("{path}.{key}"), value, out);
+                }
+            }
+            None => out.push(path),
         }
     }
 }

@@ -51,8 +51,17 @@ const BACKGROUND: Rgb = rgb(0x1d1f21);
 
 impl Default for Palette {
     fn default() -> Self {
+        Palette::with_colors(ANSI, FOREGROUND, BACKGROUND)
+    }
+}
+
+impl Palette {
+    /// A palette of these sixteen ANSI colours, foreground and background (a theme), with
+    /// xterm's 256-colour cube and grey ramp, the cursor in the foreground colour, and dim
+    /// colours derived.
+    pub fn with_colors(ansi: [Rgb; 16], foreground: Rgb, background: Rgb) -> Self {
         let mut colors = [Rgb::default(); COUNT];
-        colors[..16].copy_from_slice(&ANSI);
+        colors[..16].copy_from_slice(&ansi);
         // The 6×6×6 colour cube, with xterm's channel levels.
         for i in 0..216 {
             let level = |v: usize| if v == 0 { 0 } else { (55 + v * 40) as u8 };
@@ -67,14 +76,14 @@ impl Default for Palette {
             let v = (8 + i * 10) as u8;
             colors[232 + i] = Rgb { r: v, g: v, b: v };
         }
-        colors[NamedColor::Foreground as usize] = FOREGROUND;
-        colors[NamedColor::Background as usize] = BACKGROUND;
-        colors[NamedColor::Cursor as usize] = FOREGROUND;
+        colors[NamedColor::Foreground as usize] = foreground;
+        colors[NamedColor::Background as usize] = background;
+        colors[NamedColor::Cursor as usize] = foreground;
         for i in 0..8 {
-            colors[NamedColor::DimBlack as usize + i] = dim(ANSI[i]);
+            colors[NamedColor::DimBlack as usize + i] = dim(ansi[i]);
         }
-        colors[NamedColor::BrightForeground as usize] = ANSI[15];
-        colors[NamedColor::DimForeground as usize] = dim(FOREGROUND);
+        colors[NamedColor::BrightForeground as usize] = ansi[15];
+        colors[NamedColor::DimForeground as usize] = dim(foreground);
         Palette { colors }
     }
 }
@@ -92,6 +101,11 @@ impl Palette {
     /// The colour in slot `index`, ignoring anything a program set.
     pub fn get(&self, index: usize) -> Rgb {
         self.colors[index]
+    }
+
+    /// The cursor's colour (configuration).
+    pub fn set_cursor(&mut self, color: Rgb) {
+        self.colors[NamedColor::Cursor as usize] = color;
     }
 
     /// Replaces slot `index` (configuration).
@@ -127,5 +141,31 @@ impl Palette {
             Color::Named(named) => self.effective(overrides, named as usize),
             Color::Indexed(i) => self.effective(overrides, i as usize),
         }
+    }
+}
+
+/// The palette a running terminal uses, replaceable while it runs (a theme or colour changed
+/// in the configuration): the UI thread reads it for each snapshot, the parser for colour
+/// queries (OSC 4/10/11). Readers clone an `Arc`; a change is rare.
+#[derive(Debug, Default)]
+pub(crate) struct SharedPalette(std::sync::RwLock<std::sync::Arc<Palette>>);
+
+impl SharedPalette {
+    pub(crate) fn new(palette: Palette) -> Self {
+        Self(std::sync::RwLock::new(std::sync::Arc::new(palette)))
+    }
+
+    pub(crate) fn get(&self) -> std::sync::Arc<Palette> {
+        self.0.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Replaces the palette; false if it was the same.
+    pub(crate) fn set(&self, palette: &Palette) -> bool {
+        let mut current = self.0.write().unwrap_or_else(|e| e.into_inner());
+        if **current == *palette {
+            return false;
+        }
+        *current = std::sync::Arc::new(palette.clone());
+        true
     }
 }

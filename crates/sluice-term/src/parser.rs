@@ -18,7 +18,7 @@ use crate::MAX_LOCK_SLICE;
 use crate::events::{Mailbox, TermEvent};
 use crate::feed::Feeder;
 use crate::listener::EventQueue;
-use crate::palette::Palette;
+use crate::palette::SharedPalette;
 use crate::terminal::Wake;
 use crate::x10::X10Scanner;
 
@@ -91,7 +91,7 @@ pub(crate) struct Parser {
     pub(crate) failure: Arc<OnceLock<String>>,
     pub(crate) wake: Wake,
     pub(crate) frame_pending: Arc<AtomicBool>,
-    pub(crate) palette: Arc<Palette>,
+    pub(crate) palette: Arc<SharedPalette>,
     pub(crate) window_size: Arc<std::sync::Mutex<WindowSize>>,
     pub(crate) stats: Arc<ParserStats>,
     pub(crate) shutdown: Arc<AtomicBool>,
@@ -270,7 +270,7 @@ impl Parser {
                 Event::ColorRequest(index, format) => {
                     let color = {
                         let term = self.term.lock();
-                        self.palette.effective(term.colors(), index)
+                        self.palette.get().effective(term.colors(), index)
                     };
                     self.writer.reply(format(color).into_bytes());
                     None

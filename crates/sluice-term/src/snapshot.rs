@@ -93,6 +93,9 @@ pub struct Snapshot {
     fingerprints: Vec<u64>,
     /// The program's colour overrides as last copied; a change recolours everything.
     program_colors: Vec<Option<Rgb>>,
+    /// The palette the rows were last resolved with; a new one (configuration) recolours
+    /// everything too.
+    palette: Option<Palette>,
     pub cursor: Option<Cursor>,
     pub selection: Option<ViewportSelection>,
     pub modes: SnapshotModes,
@@ -251,9 +254,13 @@ impl Snapshot {
             }
             self.fingerprints = vec![UNKNOWN; rows];
         }
-        let recolored = !same_colors(&self.program_colors, term.colors());
+        let mut recolored = !same_colors(&self.program_colors, term.colors());
         if recolored {
             self.program_colors = (0..COUNT).map(|i| term.colors()[i]).collect();
+        }
+        if self.palette.as_ref() != Some(palette) {
+            self.palette = Some(palette.clone());
+            recolored = true;
         }
 
         let damaged: Option<Vec<usize>> = match term.damage() {

@@ -14,7 +14,7 @@ use sluice_pty::{PtyWriter, RingConsumer, WinSize};
 use crate::dump::{self, DumpFormat};
 use crate::events::{Mailbox, TermEvent};
 use crate::listener::{EventQueue, TermListener};
-use crate::palette::Palette;
+use crate::palette::{Palette, SharedPalette};
 use crate::parser::{Parser, ParserStats, TermStatsSnapshot};
 use crate::snapshot::Snapshot;
 
@@ -114,7 +114,7 @@ fn window_size(size: WinSize) -> WindowSize {
 /// A running terminal: its state and the thread that parses into it.
 pub struct Terminal {
     term: Arc<FairMutex<Term<TermListener>>>,
-    palette: Arc<Palette>,
+    palette: Arc<SharedPalette>,
     window_size: Arc<Mutex<WindowSize>>,
     frame_pending: Arc<AtomicBool>,
     x10: Arc<AtomicBool>,
@@ -147,7 +147,7 @@ impl Terminal {
             &GridSize(options.size),
             queue.clone(),
         )));
-        let palette = Arc::new(options.palette);
+        let palette = Arc::new(SharedPalette::new(options.palette));
         let window_size = Arc::new(Mutex::new(window_size(options.size)));
         let frame_pending = Arc::new(AtomicBool::new(false));
         let x10 = Arc::new(AtomicBool::new(false));
@@ -203,7 +203,7 @@ impl Terminal {
         self.frame_pending.store(false, Ordering::Release);
         let mut term = self.term.lock();
         snapshot.mouse_x10 = self.x10.load(Ordering::Relaxed);
-        snapshot.update_from(&mut term, &self.palette)
+        snapshot.update_from(&mut term, &self.palette.get())
     }
 
     /// Takes the events for the application (title, bell, clipboard) that came since the last
@@ -233,10 +233,12 @@ impl Terminal {
     }
 
     /// Applies new options to the running terminal (a configuration reload): the history
-    /// length, the word separators and OSC 52 reading and writing. The size, palette and test knobs are
-    /// fixed at start.
+    /// length, the word separators, OSC 52 reading and writing, and the palette. The size and
+    /// the test knobs are fixed at start.
     pub fn reconfigure(&self, options: &TerminalOptions) {
         self.term.lock().set_options(term_config(options));
+        // The next snapshot sees the new palette and recolours every row.
+        self.palette.set(&options.palette);
     }
 
     /// Scrolls the view through history by `lines` (positive: back in time).
@@ -257,7 +259,7 @@ impl Terminal {
 
     /// Renders the screen (and optionally the history) as text, ANSI or JSON.
     pub fn dump(&self, format: DumpFormat, scrollback: bool) -> String {
-        dump::dump(&self.term.lock(), &self.palette, format, scrollback)
+        dump::dump(&self.term.lock(), &self.palette.get(), format, scrollback)
     }
 
     /// Runs `f` with the terminal locked. For tests and tools; keep it short.

@@ -73,6 +73,10 @@ pub struct Cli {
     #[arg(long)]
     pub print_config: bool,
 
+    /// Print the bundled colour themes (for `colors.theme`), with their authors and licences.
+    #[arg(long)]
+    pub list_themes: bool,
+
     /// Compute an FNV-1a digest of every byte parsed and include it in --stats (for tests).
     #[arg(long, hide = true)]
     pub digest: bool,

@@ -30,6 +30,12 @@ fn main() -> ExitCode {
     if let Some(cli::Subcommands::Msg(msg)) = &cli.subcommand {
         return remote(msg);
     }
+    if cli.list_themes {
+        for theme in config::themes::THEMES {
+            println!("{:<18} {} ({})", theme.name, theme.author, theme.license);
+        }
+        return ExitCode::SUCCESS;
+    }
     if cli.print_config {
         print!("{}", config::Config::default_toml());
         return ExitCode::SUCCESS;

@@ -413,3 +413,25 @@ fn print_config_prints_every_default_and_o_options_apply_over_the_file() {
     assert!(run.stdout.contains("three"));
     assert!(run.stderr.contains("-o font.size=banana"), "{}", run.stderr);
 }
+
+#[test]
+fn a_theme_and_a_colour_override_show_in_the_json_dump() {
+    let run = common::sluice(&[
+        "--size",
+        "10x2",
+        "--dump",
+        "json",
+        "-o",
+        "colors.theme=\"dracula\"",
+        "-o",
+        "colors.normal.red=\"#123456\"",
+        "-e",
+        "printf",
+        "\\033[31mab\\033[0m c",
+    ]);
+    let dump: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let spans = &dump["lines"][0]["spans"];
+    assert_eq!(spans[0]["fg"], "#123456", "{spans}");
+    assert_eq!(spans[0]["bg"], "#282a36", "dracula's background");
+    assert_eq!(spans[1]["fg"], "#f8f8f2", "dracula's foreground");
+}

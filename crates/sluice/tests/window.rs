@@ -389,3 +389,41 @@ fn huge_titles_cannot_take_the_window_down() {
     assert_eq!(name.len(), sluice_term::limits::MAX_TITLE_BYTES);
     assert!(name.chars().all(|c| c == 'T'));
 }
+
+#[test]
+fn a_theme_colours_the_window_and_a_reload_recolours_it() {
+    let s = Sluice::start_with_config(
+        "theme",
+        &["--size", "40x8", "-e", "sh"],
+        "[colors]\ntheme = \"solarized-dark\"\n",
+    );
+    // How much of the window is `color`, as a share of its pixels.
+    let share = |name: &str, color: [u8; 4]| {
+        let (w, h, rgba) = screenshot(&s.x.display, &s.window, &s.dir.join(name));
+        let n = rgba.chunks(4).filter(|p| *p == color).count();
+        n as f64 / (w * h) as f64
+    };
+    let solarized = [0x00, 0x2b, 0x36, 255];
+    assert!(
+        share("dark.png", solarized) > 0.8,
+        "solarized-dark's background"
+    );
+
+    // A theme and an override written while it runs: the whole window is recoloured.
+    let file = s.dir.join("config/sluice/sluice.toml");
+    std::fs::write(
+        &file,
+        "[colors]\ntheme = \"gruvbox-light\"\n[colors.normal]\nred = \"#123456\"\n",
+    )
+    .unwrap();
+    let gruvbox = [0xfb, 0xf1, 0xc7, 255];
+    wait_until(Duration::from_secs(10), || {
+        share("light.png", gruvbox) > 0.8
+    })
+    .expect("gruvbox-light's background after the reload");
+    s.type_line(r"printf '\033[41m%s\033[0m\n' REDREDREDRED");
+    std::thread::sleep(Duration::from_millis(700));
+    let (w, h, rgba) = screenshot(&s.x.display, &s.window, &s.dir.join("red.png"));
+    let (run, _) = longest_band(w, h, &rgba, [0x12, 0x34, 0x56, 255]);
+    assert!(run >= 12 * 6, "the overridden red: a band {run} px wide");
+}
