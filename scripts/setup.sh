@@ -1,19 +1,30 @@
 #!/usr/bin/env bash
-# Installs the system packages Sluice needs to build, run and be tested on Debian/Ubuntu.
-# Idempotent: it skips apt-get when everything is already there. Needs root (or sudo).
+# Installs the system packages Sluice needs to run (`scripts/setup.sh`) or to be tested too
+# (`scripts/setup.sh test`) on Debian/Ubuntu. Idempotent: it skips apt-get when everything is
+# already there. Needs root (or sudo).
 set -euo pipefail
 
+# What running Sluice needs: a Vulkan (or GL) driver and loader, the windowing libraries, a
+# font. A packager depends on these (see README.md).
 packages=(
   mesa-vulkan-drivers   # lavapipe: software Vulkan, for machines without a GPU
   libvulkan1            # the Vulkan loader wgpu opens
   libegl1 libgl1        # the GL fallback
   libx11-6 libxcursor1 libxrandr2 libxi6 libxkbcommon0 libxkbcommon-x11-0  # winit on X11
   libwayland-client0 libwayland-egl1 libwayland-cursor0                  # winit on Wayland
-  xvfb xdotool imagemagick  # tests: a real window on a virtual display, driven and photographed
-  fonts-dejavu-core fonts-noto-color-emoji fonts-noto-cjk  # fallback fonts the tests look at
-  g++                       # the fuzz targets: libfuzzer-sys compiles libFuzzer (C++)
-  bash                      # tests: bash 5's bracketed paste, the paste-injection test
+  fonts-dejavu-core     # the system copy of the bundled font's family
+  ncurses-bin           # tic, to install the sluice terminfo entry
 )
+# What the tests need on top (`scripts/setup.sh test`).
+if [ "${1:-run}" = test ]; then
+  packages+=(
+    xvfb xdotool imagemagick x11-utils  # a real window on a virtual display, driven, photographed, xprop
+    fonts-noto-color-emoji fonts-noto-cjk  # fallback fonts the tests look at
+    g++                       # the fuzz targets: libfuzzer-sys compiles libFuzzer (C++)
+    bash                      # bash 5's bracketed paste, the paste-injection test
+    desktop-file-utils appstream  # desktop-file-validate, appstreamcli: the desktop entry
+  )
+fi
 
 missing=()
 for p in "${packages[@]}"; do

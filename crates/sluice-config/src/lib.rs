@@ -53,6 +53,25 @@ fn rgb(v: u32) -> sluice_term::Rgb {
     }
 }
 
+/// The desktop's frame around windows (`window.decorations`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Decorations {
+    #[default]
+    Full,
+    None,
+}
+
+/// How the first window opens (`window.startup_mode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StartupMode {
+    #[default]
+    Windowed,
+    Maximized,
+    Fullscreen,
+}
+
 /// When the tab bar is shown (`window.tab_bar`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]

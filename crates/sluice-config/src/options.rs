@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::reader::{Reader, any, within};
-use crate::{ConfirmPaste, HexColor, TabBar};
+use crate::{ConfirmPaste, Decorations, HexColor, StartupMode, TabBar};
 
 /// One option as documented: `section.name`, its doc comment, its default as TOML (`None`
 /// when unset by default).
@@ -246,6 +246,26 @@ options! {
         overlay: bool = false, any;
     }
     ["window"] Window as window {
+        /// The initial size in cells (`--size` wins); the window is sized from the font's
+        /// real cell.
+        columns: u16 = 80, within(2..=2048);
+        lines: u16 = 24, within(1..=1024);
+        /// Space between the window's edges and the cells, in logical pixels.
+        padding_x: u16 = 4, within(0..=200);
+        padding_y: u16 = 4, within(0..=200);
+        /// Share what is left over when the window is not a whole number of cells between
+        /// both sides, instead of leaving it all at the right and bottom.
+        balanced_padding: bool = false, any;
+        /// Window decorations: "full" (the desktop's title bar and borders) or "none".
+        decorations: Decorations = Decorations::Full, any;
+        /// How the first window opens: "windowed", "maximized" or "fullscreen".
+        startup_mode: StartupMode = StartupMode::Windowed, any;
+        /// The window's title until a program sets one (`-T` wins, and keeps it).
+        title: String = "Sluice".to_owned(), any;
+        /// Whether programs may set the window's title (OSC 0/2); tabs show it either way.
+        dynamic_title: bool = true, any;
+        /// The window's class (X11 WM_CLASS general name, Wayland app id); `--class` wins.
+        class: String = "sluice".to_owned(), not_blank("class");
         /// When the tab bar is shown: "auto" (with two or more tabs), "always" or "never".
         tab_bar: TabBar = TabBar::Auto, any;
     }

@@ -23,6 +23,7 @@ mod reader;
 pub mod ring;
 mod session;
 mod stats;
+pub mod terminfo;
 mod units;
 mod writer;
 

@@ -139,7 +139,7 @@ impl Default for PtyOptions {
             size: WinSize::cells(80, 24),
             read_ahead: DEFAULT_READ_AHEAD,
             flow_control: false,
-            term: "xterm-256color".into(),
+            term: crate::terminfo::default_term(),
         }
     }
 }
@@ -404,6 +404,11 @@ fn build_command(options: &PtyOptions, cwd: &Path) -> CommandBuilder {
         command.env_remove(var);
     }
     command.env("TERM", &options.term);
+    if options.term == crate::terminfo::SLUICE_TERM
+        && let Some(dir) = crate::terminfo::own_terminfo_dir()
+    {
+        command.env("TERMINFO", dir);
+    }
     command.env("COLORTERM", "truecolor");
     command.env("TERM_PROGRAM", "sluice");
     command.env("TERM_PROGRAM_VERSION", env!("CARGO_PKG_VERSION"));

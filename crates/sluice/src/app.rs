@@ -276,7 +276,10 @@ impl App {
         spawn: &Spawn,
     ) -> anyhow::Result<WindowId> {
         let started = Instant::now();
-        let size = self.shared.cli.size;
+        let size = (
+            self.shared.config.window.columns,
+            self.shared.config.window.lines,
+        );
         let window = Window::open(event_loop, &mut self.shared, spawn, size)?;
         let id = window.id();
         tracing::info!(

@@ -16,9 +16,18 @@ pub struct Cli {
     #[arg(long)]
     pub headless: bool,
 
-    /// Terminal size in cells, COLSxROWS (the window's initial size).
-    #[arg(long, value_name = "COLSxROWS", value_parser = parse_size, default_value = "80x24")]
-    pub size: (u16, u16),
+    /// Terminal size in cells, COLSxROWS (the window's initial size) [default: 80x24, or the
+    /// configuration's window.columns and window.lines].
+    #[arg(long, value_name = "COLSxROWS", value_parser = parse_size)]
+    pub size: Option<(u16, u16)>,
+
+    /// The window's title; programs cannot change it.
+    #[arg(short = 'T', long, value_name = "TITLE")]
+    pub title: Option<String>,
+
+    /// The window's class, GENERAL[,INSTANCE] (X11 WM_CLASS; Wayland app id).
+    #[arg(long, value_name = "GENERAL[,INSTANCE]")]
+    pub class: Option<String>,
 
     /// What to print at the end of a headless run.
     #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "ansi", "json"])]
@@ -225,6 +234,16 @@ impl Cli {
         }
         if let Some(history) = self.history {
             config.scrolling.history = history;
+        }
+        if let Some((cols, rows)) = self.size {
+            (config.window.columns, config.window.lines) = (cols, rows);
+        }
+        if let Some(title) = &self.title {
+            config.window.title = title.clone();
+            config.window.dynamic_title = false;
+        }
+        if let Some(class) = self.class.as_ref().filter(|c| !c.trim().is_empty()) {
+            config.window.class = class.clone();
         }
     }
 

@@ -28,7 +28,7 @@ const MAX_READ_AFTER_EXIT: Duration = Duration::from_secs(2);
 /// Runs the command to completion and prints its screen. Returns the child's exit status.
 pub fn run(cli: &Cli, config: &Config) -> anyhow::Result<i32> {
     let started = Instant::now();
-    let size = WinSize::cells(cli.size.0, cli.size.1);
+    let size = WinSize::cells(config.window.columns, config.window.lines);
     let options = PtyOptions {
         command: cli.command.clone(),
         working_directory: cli.working_directory.clone(),

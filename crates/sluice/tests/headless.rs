@@ -435,3 +435,55 @@ fn a_theme_and_a_colour_override_show_in_the_json_dump() {
     assert_eq!(spans[0]["bg"], "#282a36", "dracula's background");
     assert_eq!(spans[1]["fg"], "#f8f8f2", "dracula's foreground");
 }
+
+#[test]
+fn term_is_sluice_where_its_terminfo_entry_is_installed_else_xterm_256color() {
+    let dir = std::env::temp_dir().join(format!("sluice-terminfo-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (with, without) = (dir.join("with"), dir.join("without"));
+    std::fs::create_dir_all(&with).unwrap();
+    std::fs::create_dir_all(&without).unwrap();
+    let source = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../assets/terminfo/sluice.terminfo"
+    );
+    let tic = std::process::Command::new("tic")
+        .args(["-x", "-o"])
+        .arg(&with)
+        .arg(source)
+        .output()
+        .expect("tic runs (ncurses-bin)");
+    assert!(
+        tic.status.success() && tic.stderr.is_empty(),
+        "the entry compiles cleanly: {}",
+        String::from_utf8_lossy(&tic.stderr)
+    );
+    let run = |terminfo: &std::path::Path| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sluice"))
+            .args(["--headless", "--size", "40x4", "-e", "sh", "-c"])
+            .arg("echo $TERM $(tput colors); tput RGB && echo truecolor")
+            .env("XDG_CONFIG_HOME", "/nonexistent/sluice-tests")
+            .env("TERMINFO", terminfo)
+            .env("HOME", &without)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let screen = run(&with);
+    assert!(screen.contains("sluice 256"), "{screen}");
+    assert!(screen.contains("truecolor"), "tput RGB answers: {screen}");
+    let screen = run(&without);
+    assert!(screen.contains("xterm-256color 256"), "{screen}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_mistyped_flag_is_a_usage_error_with_status_2() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sluice"))
+        .arg("--hedless")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--hedless") && err.contains("--headless"), "{err}");
+}

@@ -427,3 +427,34 @@ fn a_theme_colours_the_window_and_a_reload_recolours_it() {
     let (run, _) = longest_band(w, h, &rgba, [0x12, 0x34, 0x56, 255]);
     assert!(run >= 12 * 6, "the overridden red: a band {run} px wide");
 }
+
+#[test]
+fn title_and_class_come_from_the_command_line() {
+    let s = Sluice::start(
+        "title-class",
+        &[
+            "-T",
+            "Sluice fixed title",
+            "--class",
+            "SluiceTest,sluicetest",
+            "-e",
+            "sh",
+        ],
+    );
+    let name = || s.xdotool(&["getwindowname", &s.window]).trim().to_owned();
+    assert_eq!(name(), "Sluice fixed title");
+    // -T keeps it: a program's title does not replace it.
+    s.type_line(r"printf '\033]2;from the program\007'; touch titled");
+    s.wait_for_path("titled");
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(name(), "Sluice fixed title");
+    let out = std::process::Command::new("xprop")
+        .args(["-display", &s.x.display, "-id", &s.window, "WM_CLASS"])
+        .output()
+        .expect("xprop runs (x11-utils)");
+    let class = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        class.contains("\"sluicetest\", \"SluiceTest\""),
+        "WM_CLASS is instance, class: {class}"
+    );
+}

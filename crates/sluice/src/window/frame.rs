@@ -7,9 +7,9 @@ use sluice_render::{Label, Placed, Presented};
 use sluice_term::{RenderCell, Snapshot};
 use winit::dpi::{PhysicalPosition, PhysicalSize};
 
+use super::Window;
 use super::layout::{Border, SplitDirection};
 use super::tabs::{self, TabLabel};
-use super::{PADDING, Window};
 use crate::app::Shared;
 
 impl Window {
@@ -80,11 +80,11 @@ impl Window {
             g.renderer.render(view, &mut snapshot);
         }
 
-        let padding = (PADDING * self.os.scale_factor()) as u32;
+        let (ox, oy) = self.origin(g);
         let at = |col: usize, row: usize| {
             (
-                padding + col as u32 * m.width,
-                padding + row as u32 * m.height,
+                ox as u32 + col as u32 * m.width,
+                oy as u32 + row as u32 * m.height,
             )
         };
         let mut placed = Vec::with_capacity(visible.len() + borders.len() + 1);

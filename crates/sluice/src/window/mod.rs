@@ -45,11 +45,24 @@ use mouse::{Geometry, Mouse};
 use pacing::FramePacer;
 use tabs::Tab;
 
-/// Padding around the grid, in logical pixels.
-const PADDING: f64 = 4.0;
+/// The space around the cells (`window.padding_x`, `padding_y`, `balanced_padding`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Padding {
+    /// Logical pixels.
+    x: f64,
+    y: f64,
+    balanced: bool,
+}
 
-/// The title of a window whose program set none.
-const DEFAULT_TITLE: &str = "Sluice";
+impl Padding {
+    fn of(config: &crate::config::Config) -> Self {
+        Self {
+            x: config.window.padding_x.into(),
+            y: config.window.padding_y.into(),
+            balanced: config.window.balanced_padding,
+        }
+    }
+}
 
 /// What a window asks of the application, which owns the event loop and the other windows.
 #[derive(Debug)]
@@ -94,6 +107,10 @@ pub struct Window {
     pub requests: Vec<Request>,
     /// The window's size as last asked for or reported, in physical pixels.
     inner_size: PhysicalSize<u32>,
+    padding: Padding,
+    /// The title while no program has set one (or always, without dynamic titles).
+    title: String,
+    dynamic_title: bool,
 }
 
 impl Window {
@@ -111,12 +128,11 @@ impl Window {
             let m = g.renderer.cell_metrics();
             (m.width as f64 / g.scale, m.height as f64 / g.scale)
         });
-        let attributes = OsWindow::default_attributes()
-            .with_title(DEFAULT_TITLE)
-            .with_inner_size(LogicalSize::new(
-                size.0 as f64 * cw + 2.0 * PADDING,
-                size.1 as f64 * ch + 2.0 * PADDING,
-            ));
+        let padding = Padding::of(&shared.config);
+        let attributes = window_attributes(&shared.config).with_inner_size(LogicalSize::new(
+            size.0 as f64 * cw + 2.0 * padding.x,
+            size.1 as f64 * ch + 2.0 * padding.y,
+        ));
         let os = Arc::new(
             event_loop
                 .create_window(attributes)
@@ -149,10 +165,10 @@ impl Window {
         // The window sized from the real font metrics: the first window's estimate is
         // corrected here, before its program starts at the wrong size.
         let m = g.renderer.cell_metrics();
-        let pad = (2.0 * PADDING * os.scale_factor()) as u32;
+        let scale = os.scale_factor();
         let wanted = PhysicalSize::new(
-            size.0 as u32 * m.width + pad,
-            size.1 as u32 * m.height + pad,
+            size.0 as u32 * m.width + (2.0 * padding.x * scale) as u32,
+            size.1 as u32 * m.height + (2.0 * padding.y * scale) as u32,
         );
         let mut inner = os.inner_size();
         if wanted != inner {
@@ -171,6 +187,9 @@ impl Window {
         let now = Instant::now();
         let mut window = Window {
             inner_size: inner,
+            padding,
+            title: shared.config.window.title.clone(),
+            dynamic_title: shared.config.window.dynamic_title,
             panes: BTreeMap::new(),
             tabs: Vec::new(),
             active: 0,
@@ -232,10 +251,36 @@ impl Window {
     fn grid(&self, g: &Graphics) -> (usize, usize) {
         let m = g.renderer.cell_metrics();
         let size = self.inner_size;
-        let padding = (2.0 * PADDING * self.os.scale_factor()) as u32;
+        let scale = self.os.scale_factor();
+        let (px, py) = (
+            (2.0 * self.padding.x * scale) as u32,
+            (2.0 * self.padding.y * scale) as u32,
+        );
         (
-            (size.width.saturating_sub(padding) / m.width) as usize,
-            (size.height.saturating_sub(padding) / m.height) as usize,
+            (size.width.saturating_sub(px) / m.width) as usize,
+            (size.height.saturating_sub(py) / m.height) as usize,
+        )
+    }
+
+    /// Where the grid's top-left corner is, in physical pixels: the padding, or with
+    /// balanced padding, half of what the cells leave on each axis.
+    fn origin(&self, g: &Graphics) -> (f64, f64) {
+        let scale = self.os.scale_factor();
+        let (px, py) = (
+            (self.padding.x * scale).floor(),
+            (self.padding.y * scale).floor(),
+        );
+        if !self.padding.balanced {
+            return (px, py);
+        }
+        let m = g.renderer.cell_metrics();
+        let (cols, rows) = self.grid(g);
+        let spare = |size: u32, used: usize, cell: u32| {
+            (size.saturating_sub(used as u32 * cell) / 2) as f64
+        };
+        (
+            spare(self.inner_size.width, cols, m.width),
+            spare(self.inner_size.height, rows, m.height),
         )
     }
 
@@ -552,13 +597,14 @@ impl Window {
         self.update_pointer_icon();
     }
 
-    /// The window's title is its focused pane's.
+    /// The window's title is its focused pane's (with dynamic titles), else `window.title`.
     fn update_title(&self) {
         let title = self
             .focused_id()
             .and_then(|id| self.panes.get(&id))
             .and_then(|p| p.title.clone())
-            .unwrap_or_else(|| DEFAULT_TITLE.to_owned());
+            .filter(|_| self.dynamic_title)
+            .unwrap_or_else(|| self.title.clone());
         self.os.set_title(&title);
     }
 
@@ -610,10 +656,10 @@ impl Window {
     /// Where `pane` is on the window, for turning the pointer's position into cells.
     fn geometry(&self, g: &Graphics, pane: &Pane) -> Geometry {
         let m = g.renderer.cell_metrics();
-        let padding = PADDING * self.os.scale_factor();
+        let (x, y) = self.origin(g);
         Geometry {
-            x: padding + pane.rect.col as f64 * m.width as f64,
-            y: padding + pane.rect.row as f64 * m.height as f64,
+            x: x + pane.rect.col as f64 * m.width as f64,
+            y: y + pane.rect.row as f64 * m.height as f64,
             cell_width: m.width as f64,
             cell_height: m.height as f64,
             cols: pane.snapshot.cols.min(pane.rect.cols),
@@ -624,11 +670,8 @@ impl Window {
     /// The window cell under a point in physical pixels.
     fn cell_at(&self, g: &Graphics, x: f64, y: f64) -> Option<(usize, usize)> {
         let m = g.renderer.cell_metrics();
-        let padding = PADDING * self.os.scale_factor();
-        let (fx, fy) = (
-            (x - padding) / m.width as f64,
-            (y - padding) / m.height as f64,
-        );
+        let (ox, oy) = self.origin(g);
+        let (fx, fy) = ((x - ox) / m.width as f64, (y - oy) / m.height as f64);
         (fx >= 0.0 && fy >= 0.0).then_some((fx as usize, fy as usize))
     }
 
@@ -728,6 +771,10 @@ impl Window {
             }
             pane.view.invalidate();
         }
+        self.padding = Padding::of(new);
+        self.dynamic_title = new.window.dynamic_title;
+        self.title = new.window.title.clone();
+        self.update_title();
         if new.cursor.blink_timeout != old.cursor.blink_timeout {
             self.blink
                 .set_timeout(Duration::from_secs_f64(new.cursor.blink_timeout));
@@ -741,4 +788,29 @@ impl Window {
             .and_then(|id| self.panes.get(&id))
             .and_then(Pane::working_directory)
     }
+}
+
+/// A window as the configuration describes it: title, class, decorations, startup mode.
+fn window_attributes(config: &crate::config::Config) -> winit::window::WindowAttributes {
+    let w = &config.window;
+    let mut attributes = OsWindow::default_attributes()
+        .with_title(w.title.clone())
+        .with_decorations(w.decorations == crate::config::Decorations::Full)
+        .with_maximized(w.startup_mode == crate::config::StartupMode::Maximized);
+    if w.startup_mode == crate::config::StartupMode::Fullscreen {
+        attributes = attributes.with_fullscreen(Some(winit::window::Fullscreen::Borderless(None)));
+    }
+    // `general[,instance]`: WM_CLASS on X11, the app id on Wayland.
+    let (general, instance) = w.class.split_once(',').unwrap_or((&w.class, &w.class));
+    #[cfg(target_os = "linux")]
+    {
+        attributes =
+            winit::platform::x11::WindowAttributesExtX11::with_name(attributes, general, instance);
+        attributes = winit::platform::wayland::WindowAttributesExtWayland::with_name(
+            attributes, general, instance,
+        );
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (general, instance);
+    attributes
 }
