@@ -82,6 +82,15 @@ pub struct Cli {
     #[arg(long)]
     pub print_config: bool,
 
+    /// Print a completion script for this shell (e.g. `sluice --completions bash >
+    /// ~/.local/share/bash-completion/completions/sluice`).
+    #[arg(long, value_name = "SHELL")]
+    pub completions: Option<clap_complete::Shell>,
+
+    /// Print the manual page, in roff (e.g. `sluice --man > ~/.local/share/man/man1/sluice.1`).
+    #[arg(long)]
+    pub man: bool,
+
     /// Print the bundled colour themes (for `colors.theme`), with their authors and licences.
     #[arg(long)]
     pub list_themes: bool,

@@ -30,6 +30,21 @@ fn main() -> ExitCode {
     if let Some(cli::Subcommands::Msg(msg)) = &cli.subcommand {
         return remote(msg);
     }
+    if let Some(shell) = cli.completions {
+        let mut command = <Cli as clap::CommandFactory>::command();
+        clap_complete::generate(shell, &mut command, "sluice", &mut std::io::stdout());
+        return ExitCode::SUCCESS;
+    }
+    if cli.man {
+        let command = <Cli as clap::CommandFactory>::command();
+        return match clap_mangen::Man::new(command).render(&mut std::io::stdout()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(err) => {
+                eprintln!("sluice: {err}");
+                ExitCode::from(EXIT_FAILURE)
+            }
+        };
+    }
     if cli.list_themes {
         for theme in config::themes::THEMES {
             println!("{:<18} {} ({})", theme.name, theme.author, theme.license);

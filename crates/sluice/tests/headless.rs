@@ -485,5 +485,31 @@ fn a_mistyped_flag_is_a_usage_error_with_status_2() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("--hedless") && err.contains("--headless"), "{err}");
+    assert!(
+        err.contains("--hedless") && err.contains("--headless"),
+        "{err}"
+    );
+}
+
+#[test]
+fn completions_and_the_manual_come_from_the_command_line_definition() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sluice"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    for shell in ["bash", "zsh", "fish"] {
+        let script = run(&["--completions", shell]);
+        assert!(script.contains("print-config"), "{shell}");
+        assert!(script.contains("working-directory"), "{shell}");
+    }
+    let man = run(&["--man"]);
+    assert!(man.contains(".TH sluice 1"));
+    assert!(
+        man.contains("print\\-config"),
+        "every option is in the manual"
+    );
 }
