@@ -53,6 +53,136 @@ fn rgb(v: u32) -> sluice_term::Rgb {
     }
 }
 
+/// One entry of `keyboard.bindings`: a key with modifiers, what it does, and in which modes.
+/// Exactly one of `action`, `chars` and `command`. Checked here for its shape; the key, the
+/// modifiers, the action's name and the modes are resolved (and reported) by the window.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct BindingSpec {
+    /// A character ("t", "=", "1") or a key's name ("Enter", "PageUp", "F5", "ArrowLeft").
+    pub key: String,
+    /// "Control|Shift", "Alt", "Super", … or nothing.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub mods: String,
+    /// One of the actions (docs/configuration.md), or "None" to unbind a default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
+    /// Text sent to the program, as if typed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chars: Option<String>,
+    /// A program and its arguments, started and left to run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<Vec<String>>,
+    /// Where the binding applies: "AltScreen", "AppCursor", "AppKeypad", "Search", each
+    /// negated with "~", several joined with "|"; everywhere if empty.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub mode: String,
+}
+
+/// The default key bindings, as (key, mods, action): what users bring from Alacritty, kitty,
+/// Ghostty and GNOME Terminal (the reasons are in the window's bindings module). Listed by
+/// `sluice --print-config`; `keyboard.bindings` goes over them.
+pub const DEFAULT_BINDINGS: &[(&str, &str, &str)] = &[
+    ("c", "Control|Shift", "Copy"),
+    ("v", "Control|Shift", "Paste"),
+    ("Insert", "Shift", "PasteSelection"),
+    ("f", "Control|Shift", "Search"),
+    ("m", "Control|Shift", "ToggleMetricsOverlay"),
+    ("ScrollLock", "", "ToggleFreeze"),
+    ("PageUp", "Shift", "ScrollPageUp"),
+    ("PageDown", "Shift", "ScrollPageDown"),
+    ("Home", "Shift", "ScrollToTop"),
+    ("End", "Shift", "ScrollToBottom"),
+    ("ArrowUp", "Control|Shift", "ScrollLineUp"),
+    ("ArrowDown", "Control|Shift", "ScrollLineDown"),
+    ("=", "Control", "IncreaseFontSize"),
+    ("=", "Control|Shift", "IncreaseFontSize"),
+    ("+", "Control", "IncreaseFontSize"),
+    ("+", "Control|Shift", "IncreaseFontSize"),
+    ("-", "Control", "DecreaseFontSize"),
+    ("0", "Control", "ResetFontSize"),
+    ("n", "Control|Shift", "CreateNewWindow"),
+    ("t", "Control|Shift", "CreateNewTab"),
+    ("w", "Control|Shift", "ClosePane"),
+    ("Tab", "Control", "SelectNextTab"),
+    ("PageDown", "Control", "SelectNextTab"),
+    ("Tab", "Control|Shift", "SelectPreviousTab"),
+    ("PageUp", "Control", "SelectPreviousTab"),
+    ("1", "Alt", "SelectTab1"),
+    ("2", "Alt", "SelectTab2"),
+    ("3", "Alt", "SelectTab3"),
+    ("4", "Alt", "SelectTab4"),
+    ("5", "Alt", "SelectTab5"),
+    ("6", "Alt", "SelectTab6"),
+    ("7", "Alt", "SelectTab7"),
+    ("8", "Alt", "SelectTab8"),
+    ("9", "Alt", "SelectTab9"),
+    ("d", "Control|Shift", "SplitRight"),
+    ("e", "Control|Shift", "SplitDown"),
+    ("ArrowLeft", "Control|Alt", "FocusLeft"),
+    ("ArrowRight", "Control|Alt", "FocusRight"),
+    ("ArrowUp", "Control|Alt", "FocusUp"),
+    ("ArrowDown", "Control|Alt", "FocusDown"),
+    ("ArrowLeft", "Control|Alt|Shift", "ResizeLeft"),
+    ("ArrowRight", "Control|Alt|Shift", "ResizeRight"),
+    ("ArrowUp", "Control|Alt|Shift", "ResizeUp"),
+    ("ArrowDown", "Control|Alt|Shift", "ResizeDown"),
+    ("Enter", "Control|Shift", "ToggleZoom"),
+];
+
+/// `keyboard.bindings`: the entries that make sense, and why the others were dropped (one
+/// bad binding costs only itself).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BindingList {
+    pub specs: Vec<BindingSpec>,
+    pub problems: Vec<String>,
+}
+
+impl<'de> serde::Deserialize<'de> for BindingList {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let entries = Vec::<toml::Value>::deserialize(d)?;
+        let mut list = BindingList::default();
+        for (i, entry) in entries.into_iter().enumerate() {
+            match entry.try_into::<BindingSpec>().map_err(|e| e.to_string()) {
+                Ok(spec) => match spec.check() {
+                    Ok(()) => list.specs.push(spec),
+                    Err(why) => list
+                        .problems
+                        .push(format!("keyboard.bindings[{i}]: {why}; ignored")),
+                },
+                Err(why) => list
+                    .problems
+                    .push(format!("keyboard.bindings[{i}]: {}; ignored", why.trim())),
+            }
+        }
+        Ok(list)
+    }
+}
+
+impl serde::Serialize for BindingList {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.specs.serialize(s)
+    }
+}
+
+impl BindingSpec {
+    fn check(&self) -> Result<(), String> {
+        let targets = [
+            self.action.is_some(),
+            self.chars.is_some(),
+            self.command.as_ref().is_some_and(|c| !c.is_empty()),
+        ];
+        match targets.iter().filter(|&&t| t).count() {
+            1 => Ok(()),
+            0 => Err(format!("{:?} has no action, chars or command", self.key)),
+            _ => Err(format!(
+                "{:?} has more than one of action, chars and command",
+                self.key
+            )),
+        }
+    }
+}
+
 /// The desktop's frame around windows (`window.decorations`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -350,7 +480,9 @@ fn read_config(table: toml::Table) -> (Config, Vec<String>) {
     let mut reader = Reader::new(table);
     config.read_sections(&mut reader);
     reader.report_unknown();
-    (config, reader.problems)
+    let mut problems = reader.problems;
+    problems.append(&mut config.keyboard.bindings.problems);
+    (config, problems)
 }
 
 /// The largest configuration file read. A real one is a few KiB; without a cap, a path that

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::reader::{Reader, any, within};
-use crate::{ConfirmPaste, Decorations, HexColor, StartupMode, TabBar};
+use crate::{BindingList, ConfirmPaste, Decorations, HexColor, StartupMode, TabBar};
 
 /// One option as documented: `section.name`, its doc comment, its default as TOML (`None`
 /// when unset by default).
@@ -232,6 +232,13 @@ options! {
         /// The program that opens links, given the URL as its one argument.
         opener: String = "xdg-open".to_owned(), not_blank("command");
     }
+    ["keyboard"] Keyboard as keyboard {
+        /// Key bindings, over the defaults (listed below): each
+        /// { key = "T", mods = "Control|Shift", action = "CreateNewTab" }, or with
+        /// chars = "text" or command = ["program", "arg"] instead of an action, and
+        /// optionally mode = "~AltScreen". action = "None" unbinds a default.
+        bindings: BindingList = BindingList::default(), any;
+    }
     ["bell"] Bell as bell {
         /// Flash the pane on BEL.
         visual: bool = true, any;
@@ -249,9 +256,11 @@ options! {
         /// The initial size in cells (`--size` wins); the window is sized from the font's
         /// real cell.
         columns: u16 = 80, within(2..=2048);
+        /// The initial height in cells (`--size` wins).
         lines: u16 = 24, within(1..=1024);
         /// Space between the window's edges and the cells, in logical pixels.
         padding_x: u16 = 4, within(0..=200);
+        /// The same, above and below the cells.
         padding_y: u16 = 4, within(0..=200);
         /// Share what is left over when the window is not a whole number of cells between
         /// both sides, instead of leaving it all at the right and bottom.
@@ -291,6 +300,14 @@ impl Config {
             match &option.default {
                 Some(value) => out.push_str(&format!("{} = {value}\n", option.name)),
                 None => out.push_str(&format!("# {} = (unset)\n", option.name)),
+            }
+            if (option.section, option.name) == ("keyboard", "bindings") {
+                out.push_str("# The defaults:\n");
+                for (key, mods, action) in crate::DEFAULT_BINDINGS {
+                    out.push_str(&format!(
+                        "#   {{ key = {key:?}, mods = {mods:?}, action = {action:?} }}\n"
+                    ));
+                }
             }
         }
         out

@@ -23,6 +23,7 @@ use crate::config::{self, Config};
 use crate::events::{PaneId, UserEvent};
 use crate::ipc::{self, Answer, Request, SpawnRequest};
 use crate::pane::{PaneContext, Spawn};
+use crate::window::bindings::Bindings;
 use crate::window::layout::SplitDirection;
 use crate::window::{self, Window};
 
@@ -94,6 +95,8 @@ pub struct Shared {
     pub graphics: Option<Graphics>,
     /// The remote-control socket's path, for the programs' environment.
     pub socket: Option<PathBuf>,
+    /// The key bindings: the defaults with `keyboard.bindings` over them.
+    pub bindings: Bindings,
 }
 
 impl Shared {
@@ -122,10 +125,12 @@ pub fn run(cli: &Cli, config: Config) -> anyhow::Result<i32> {
     let listener = ipc::Listener::start(proxy.clone())
         .map_err(|err| tracing::warn!(%err, "no remote control (sluice msg)"))
         .ok();
+    let bindings = bindings_of(&config);
     let mut app = App {
         windows: HashMap::new(),
         _watcher: watch_config(cli, proxy.clone()),
         shared: Shared {
+            bindings,
             config,
             cli: cli.clone(),
             proxy,
@@ -394,6 +399,7 @@ impl App {
             return;
         }
         tracing::info!("configuration reloaded");
+        self.shared.bindings = bindings_of(&loaded.config);
         let old = std::mem::replace(&mut self.shared.config, loaded.config);
         let new = &self.shared.config;
         if (&new.font.family, new.font.size) != (&old.font.family, old.font.size)
@@ -580,6 +586,17 @@ impl App {
             .collect();
         json!({ "windows": windows })
     }
+}
+
+/// The bindings `config` asks for; what is wrong with its entries is reported (each bad
+/// entry is dropped alone, the rest apply).
+fn bindings_of(config: &Config) -> Bindings {
+    let (bindings, problems) = Bindings::new(&config.keyboard.bindings.specs);
+    for problem in problems {
+        eprintln!("sluice: {problem}");
+        tracing::warn!("{problem}");
+    }
+    bindings
 }
 
 /// Watches the configuration file, if its directory exists, for live reload.

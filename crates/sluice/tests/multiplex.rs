@@ -394,3 +394,41 @@ fn hold_keeps_a_pane_whose_program_exited_until_it_is_closed() {
     .expect("closing the held pane ends Sluice");
     assert_eq!(code.unwrap(), Some(3));
 }
+
+#[test]
+fn key_bindings_from_the_file_send_text_run_actions_and_unbind_defaults() {
+    let config = r#"
+[[keyboard.bindings]]
+key = "j"
+mods = "Control|Shift"
+chars = "touch by-chars\n"
+
+[[keyboard.bindings]]
+key = "F5"
+action = "CreateNewTab"
+
+[[keyboard.bindings]]
+key = "t"
+mods = "Control|Shift"
+action = "None"
+
+[[keyboard.bindings]]
+key = "F6"
+action = "NoSuchAction"
+"#;
+    let s = Sluice::start_with_config("bindings", &["--size", "60x12", "-e", "sh"], config);
+    s.xdotool(&["key", "ctrl+shift+j"]);
+    s.wait_for_path("by-chars");
+    s.xdotool(&["key", "F5"]);
+    list_until(&s, "F5 opens a tab", |l| tabs(l).len() == 2);
+    // The unbound default reaches the program instead of opening a third tab.
+    s.xdotool(&["key", "ctrl+shift+t"]);
+    std::thread::sleep(Duration::from_millis(800));
+    assert_eq!(tabs(&s.list()).len(), 2);
+    assert!(
+        s.log()
+            .contains("keyboard.bindings[3]: no action \"NoSuchAction\""),
+        "the bad entry is reported and the others apply: {}",
+        s.log()
+    );
+}

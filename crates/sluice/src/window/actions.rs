@@ -11,7 +11,7 @@ use sluice_term::SnapshotModes;
 use sluice_term::input::{self, KeyAction};
 use winit::keyboard::{Key, ModifiersState};
 
-use super::bindings::{self, Action};
+use super::bindings::{Action, Target};
 use super::keys::{self, KeyInput};
 
 /// What the focused pane's keys go to now, besides bindings.
@@ -32,6 +32,9 @@ pub enum KeyTarget {
 pub trait ActionContext {
     fn modifiers(&self) -> ModifiersState;
     fn key_target(&self) -> KeyTarget;
+    /// What `key` (as typed without modifiers) is bound to with the modifiers held now, in
+    /// the focused pane's modes.
+    fn binding(&self, key: &Key) -> Option<Target>;
     /// The focused pane's terminal modes (cursor keys, kitty flags, …).
     fn modes(&self) -> SnapshotModes;
     /// A key went down: the cursor shows at once and its blinking starts over.
@@ -39,6 +42,8 @@ pub trait ActionContext {
     fn answer_paste(&mut self, key: &Key);
     fn search_key(&mut self, key: &KeyInput);
     fn run(&mut self, action: Action);
+    /// Starts a bound command, and leaves it running.
+    fn spawn(&mut self, command: &[String]);
     /// Drops what is left of pastes the program is not reading (before a ^C).
     fn cancel_pastes(&mut self);
     /// Bytes for the focused pane's program. `typed`: a press or repeat, which scrolls the
@@ -65,9 +70,13 @@ pub fn key_input(ctx: &mut impl ActionContext, key: &KeyInput) {
         }
         _ => {}
     }
-    if let Some(action) = bindings::action(&key.key_without_modifiers, ctx.modifiers()) {
+    if let Some(target) = ctx.binding(&key.key_without_modifiers) {
         if pressed {
-            ctx.run(action);
+            match target {
+                Target::Action(action) => ctx.run(action),
+                Target::Chars(text) => ctx.write_to_program(text.into_bytes(), true),
+                Target::Command(command) => ctx.spawn(&command),
+            }
         }
         return;
     }
@@ -98,6 +107,7 @@ pub fn key_input(ctx: &mut impl ActionContext, key: &KeyInput) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::bindings::KeyModes;
     use winit::event::ElementState;
     use winit::keyboard::{KeyLocation, NamedKey};
 
@@ -111,9 +121,11 @@ mod tests {
         Run(Action),
         Cancel,
         Write(Vec<u8>, bool),
+        Spawn(Vec<String>),
     }
 
     struct Recorder {
+        bindings: super::super::bindings::Bindings,
         mods: ModifiersState,
         target: KeyTarget,
         modes: SnapshotModes,
@@ -126,6 +138,16 @@ mod tests {
         }
         fn key_target(&self) -> KeyTarget {
             self.target
+        }
+        fn binding(&self, key: &Key) -> Option<Target> {
+            let modes = KeyModes {
+                search: self.target == KeyTarget::Search,
+                ..KeyModes::default()
+            };
+            self.bindings.lookup(key, self.mods, modes).cloned()
+        }
+        fn spawn(&mut self, command: &[String]) {
+            self.calls.push(Call::Spawn(command.to_vec()));
         }
         fn modes(&self) -> SnapshotModes {
             self.modes
@@ -163,6 +185,7 @@ mod tests {
 
     fn calls(target: KeyTarget, mods: ModifiersState, keys: &[KeyInput]) -> Vec<Call> {
         let mut ctx = Recorder {
+            bindings: Default::default(),
             mods,
             target,
             modes: SnapshotModes::empty(),
@@ -255,6 +278,7 @@ mod tests {
     #[test]
     fn a_kitty_program_gets_releases_of_unbound_keys_only() {
         let mut ctx = Recorder {
+            bindings: Default::default(),
             mods: ModifiersState::empty(),
             target: KeyTarget::Program,
             modes: SnapshotModes::DISAMBIGUATE_ESC_CODES

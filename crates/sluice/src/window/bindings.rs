@@ -1,9 +1,18 @@
-//! Keys that act on the window instead of going to the program.
+//! Keys that act on the window instead of going to the program: the defaults
+//! (`sluice_config::DEFAULT_BINDINGS`) with the configuration's `keyboard.bindings` over them.
 //!
 //! The defaults are the ones users bring from Alacritty, kitty and Ghostty: Ctrl+Shift for
 //! clipboard and search (plain Ctrl+C must stay SIGINT), Shift for scrolling (plain PageUp
 //! belongs to the program), Ctrl with =, - and 0 for the font size.
+//!
+//! Windows, tabs and splits: Ctrl+Shift+N, T and W (kitty, Ghostty, GNOME Terminal);
+//! Ctrl+Tab and Ctrl+PageDown to move through tabs (browsers, GNOME Terminal, kitty), Alt+1…9
+//! to go to one (GNOME Terminal, Konsole); Ctrl+Shift+D and Ctrl+Shift+E to split right and
+//! down (Ctrl+Shift+O, Ghostty's split key, is kept for hints as in kitty); Ctrl+Alt+arrows to
+//! move between panes and Ctrl+Alt+Shift+arrows to move a border (Ghostty's goto and resize,
+//! with Ctrl for Super so the desktop keeps its own); Ctrl+Shift+Enter zooms (Ghostty).
 
+use sluice_config::BindingSpec;
 use winit::keyboard::{Key, ModifiersState, NamedKey};
 
 use super::layout::Towards;
@@ -41,63 +50,260 @@ pub enum Action {
     ToggleZoom,
 }
 
-/// The action bound to `key` (as typed without modifiers) with `mods` held, if any.
-pub fn action(key: &Key, mods: ModifiersState) -> Option<Action> {
-    let ctrl_shift = ModifiersState::CONTROL | ModifiersState::SHIFT;
-    let ctrl_alt = ModifiersState::CONTROL | ModifiersState::ALT;
-    let ctrl_alt_shift = ctrl_alt | ModifiersState::SHIFT;
-    let m = mods & (ModifiersState::CONTROL | ModifiersState::SHIFT | ModifiersState::ALT);
-    let towards = |named: &NamedKey| match named {
-        NamedKey::ArrowLeft => Some(Towards::Left),
-        NamedKey::ArrowRight => Some(Towards::Right),
-        NamedKey::ArrowUp => Some(Towards::Up),
-        NamedKey::ArrowDown => Some(Towards::Down),
-        _ => None,
-    };
-    let action = match key {
-        Key::Character(c) => match (m, c.as_str()) {
-            (
-                ModifiersState::ALT,
-                digit @ ("1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9"),
-            ) => Action::GoToTab(digit.parse::<usize>().expect("a digit") - 1),
-            (m, "n") if m == ctrl_shift => Action::NewWindow,
-            (m, "t") if m == ctrl_shift => Action::NewTab,
-            (m, "w") if m == ctrl_shift => Action::ClosePane,
-            (m, "d") if m == ctrl_shift => Action::SplitRight,
-            (m, "e") if m == ctrl_shift => Action::SplitDown,
-            (m, "c") if m == ctrl_shift => Action::Copy,
-            (m, "v") if m == ctrl_shift => Action::Paste,
-            (m, "f") if m == ctrl_shift => Action::Search,
-            (m, "m") if m == ctrl_shift => Action::ToggleMetricsOverlay,
-            (m, "=" | "+") if m.control_key() && !m.alt_key() => Action::FontBigger,
-            (ModifiersState::CONTROL, "-") => Action::FontSmaller,
-            (ModifiersState::CONTROL, "0") => Action::FontReset,
-            _ => return None,
-        },
-        Key::Named(named) => match (m, named) {
-            (m, named) if m == ctrl_alt && towards(named).is_some() => {
-                Action::Focus(towards(named).expect("an arrow"))
+impl Action {
+    /// The action called `name` in the configuration (Alacritty's names where it has the
+    /// action).
+    pub fn from_name(name: &str) -> Option<Action> {
+        use Towards::*;
+        let action = match name {
+            "Copy" => Action::Copy,
+            "Paste" => Action::Paste,
+            "PasteSelection" => Action::PastePrimary,
+            "ScrollPageUp" => Action::ScrollPageUp,
+            "ScrollPageDown" => Action::ScrollPageDown,
+            "ScrollLineUp" => Action::ScrollLineUp,
+            "ScrollLineDown" => Action::ScrollLineDown,
+            "ScrollToTop" => Action::ScrollToTop,
+            "ScrollToBottom" => Action::ScrollToBottom,
+            "IncreaseFontSize" => Action::FontBigger,
+            "DecreaseFontSize" => Action::FontSmaller,
+            "ResetFontSize" => Action::FontReset,
+            "Search" => Action::Search,
+            "ToggleFreeze" => Action::ToggleFreeze,
+            "ToggleMetricsOverlay" => Action::ToggleMetricsOverlay,
+            "CreateNewWindow" => Action::NewWindow,
+            "CreateNewTab" => Action::NewTab,
+            "ClosePane" => Action::ClosePane,
+            "SelectNextTab" => Action::NextTab,
+            "SelectPreviousTab" => Action::PreviousTab,
+            "SplitRight" => Action::SplitRight,
+            "SplitDown" => Action::SplitDown,
+            "FocusLeft" => Action::Focus(Left),
+            "FocusRight" => Action::Focus(Right),
+            "FocusUp" => Action::Focus(Up),
+            "FocusDown" => Action::Focus(Down),
+            "ResizeLeft" => Action::ResizeSplit(Left),
+            "ResizeRight" => Action::ResizeSplit(Right),
+            "ResizeUp" => Action::ResizeSplit(Up),
+            "ResizeDown" => Action::ResizeSplit(Down),
+            "ToggleZoom" => Action::ToggleZoom,
+            other => {
+                let n: usize = other.strip_prefix("SelectTab")?.parse().ok()?;
+                return (1..=9).contains(&n).then_some(Action::GoToTab(n - 1));
             }
-            (m, named) if m == ctrl_alt_shift && towards(named).is_some() => {
-                Action::ResizeSplit(towards(named).expect("an arrow"))
+        };
+        Some(action)
+    }
+}
+
+/// What a bound key does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    Action(Action),
+    /// Text for the program, as if typed.
+    Chars(String),
+    /// A program to start (and leave running).
+    Command(Vec<String>),
+}
+
+/// The modes a binding can be limited to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct KeyModes {
+    pub alt_screen: bool,
+    pub app_cursor: bool,
+    pub app_keypad: bool,
+    pub search: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Binding {
+    key: Key,
+    mods: ModifiersState,
+    /// (mode, whether it must be on).
+    modes: Vec<(Mode, bool)>,
+    /// `None`: unbound (the key goes to the program).
+    target: Option<Target>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    AltScreen,
+    AppCursor,
+    AppKeypad,
+    Search,
+}
+
+impl Mode {
+    fn on(self, modes: KeyModes) -> bool {
+        match self {
+            Mode::AltScreen => modes.alt_screen,
+            Mode::AppCursor => modes.app_cursor,
+            Mode::AppKeypad => modes.app_keypad,
+            Mode::Search => modes.search,
+        }
+    }
+}
+
+/// The modifiers bindings compare; others (Caps Lock, Num Lock) never matter.
+const MODS: ModifiersState = ModifiersState::CONTROL
+    .union(ModifiersState::SHIFT)
+    .union(ModifiersState::ALT)
+    .union(ModifiersState::SUPER);
+
+/// Every binding in force: the configuration's first, so they win, then the defaults.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bindings {
+    bindings: Vec<Binding>,
+}
+
+impl Default for Bindings {
+    fn default() -> Self {
+        Bindings::new(&[]).0
+    }
+}
+
+impl Bindings {
+    /// The defaults with `user` over them, and what was wrong with `user`'s entries (each
+    /// bad entry is dropped alone).
+    pub fn new(user: &[BindingSpec]) -> (Bindings, Vec<String>) {
+        let mut problems = Vec::new();
+        let mut bindings = Vec::new();
+        // Later entries of the file win over earlier ones: look them up first.
+        for (i, spec) in user.iter().enumerate().rev() {
+            match parse(spec) {
+                Ok(binding) => bindings.push(binding),
+                Err(why) => problems.push(format!("keyboard.bindings[{i}]: {why}; ignored")),
             }
-            (ModifiersState::CONTROL, NamedKey::Tab | NamedKey::PageDown) => Action::NextTab,
-            (m, NamedKey::Tab) if m == ctrl_shift => Action::PreviousTab,
-            (ModifiersState::CONTROL, NamedKey::PageUp) => Action::PreviousTab,
-            (m, NamedKey::Enter) if m == ctrl_shift => Action::ToggleZoom,
-            (ModifiersState::SHIFT, NamedKey::PageUp) => Action::ScrollPageUp,
-            (ModifiersState::SHIFT, NamedKey::PageDown) => Action::ScrollPageDown,
-            (ModifiersState::SHIFT, NamedKey::Home) => Action::ScrollToTop,
-            (ModifiersState::SHIFT, NamedKey::End) => Action::ScrollToBottom,
-            (ModifiersState::SHIFT, NamedKey::Insert) => Action::PastePrimary,
-            (m, NamedKey::ArrowUp) if m == ctrl_shift => Action::ScrollLineUp,
-            (m, NamedKey::ArrowDown) if m == ctrl_shift => Action::ScrollLineDown,
-            (_, NamedKey::ScrollLock) => Action::ToggleFreeze,
-            _ => return None,
-        },
-        _ => return None,
+        }
+        for &(key, mods, action) in sluice_config::DEFAULT_BINDINGS {
+            let spec = BindingSpec {
+                key: key.into(),
+                mods: mods.into(),
+                action: Some(action.into()),
+                chars: None,
+                command: None,
+                mode: String::new(),
+            };
+            bindings.push(parse(&spec).expect("the default bindings parse"));
+        }
+        (Bindings { bindings }, problems)
+    }
+
+    /// What `key` (as typed without modifiers) with `mods` held does in `modes`, if it is
+    /// bound; `None` for keys that go to the program (unbound, or unbinding a default).
+    pub fn lookup(&self, key: &Key, mods: ModifiersState, modes: KeyModes) -> Option<&Target> {
+        let mods = mods & MODS;
+        let key = normalise(key);
+        self.bindings
+            .iter()
+            .find(|b| {
+                b.key == key
+                    && b.mods == mods
+                    && b.modes.iter().all(|&(mode, on)| mode.on(modes) == on)
+            })
+            .and_then(|b| b.target.as_ref())
+    }
+}
+
+/// Letters compare in lower case: what a layout reports for a key without modifiers.
+fn normalise(key: &Key) -> Key {
+    match key {
+        Key::Character(c) => Key::Character(c.to_lowercase().into()),
+        other => other.clone(),
+    }
+}
+
+fn parse(spec: &BindingSpec) -> Result<Binding, String> {
+    let key = parse_key(&spec.key).ok_or_else(|| format!("no key {:?}", spec.key))?;
+    let mut mods = ModifiersState::empty();
+    for name in spec
+        .mods
+        .split('|')
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+    {
+        mods |= match name {
+            "Control" | "Ctrl" => ModifiersState::CONTROL,
+            "Shift" => ModifiersState::SHIFT,
+            "Alt" | "Option" => ModifiersState::ALT,
+            "Super" | "Command" => ModifiersState::SUPER,
+            other => return Err(format!("no modifier {other:?}")),
+        };
+    }
+    let mut modes = Vec::new();
+    for name in spec
+        .mode
+        .split('|')
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+    {
+        let (on, name) = match name.strip_prefix('~') {
+            Some(rest) => (false, rest),
+            None => (true, name),
+        };
+        let mode = match name {
+            "AltScreen" => Mode::AltScreen,
+            "AppCursor" => Mode::AppCursor,
+            "AppKeypad" => Mode::AppKeypad,
+            "Search" => Mode::Search,
+            other => return Err(format!("no mode {other:?}")),
+        };
+        modes.push((mode, on));
+    }
+    let target = match (&spec.action, &spec.chars, &spec.command) {
+        (Some(name), _, _) if name == "None" => None,
+        (Some(name), _, _) => Some(Target::Action(
+            Action::from_name(name).ok_or_else(|| format!("no action {name:?}"))?,
+        )),
+        (None, Some(chars), _) => Some(Target::Chars(chars.clone())),
+        (None, None, Some(command)) if !command.is_empty() => {
+            Some(Target::Command(command.clone()))
+        }
+        _ => return Err("no action, chars or command".into()),
     };
-    Some(action)
+    Ok(Binding {
+        key,
+        mods,
+        modes,
+        target,
+    })
+}
+
+fn parse_key(name: &str) -> Option<Key> {
+    let mut chars = name.chars();
+    if let (Some(c), None) = (chars.next(), chars.clone().next()) {
+        return Some(Key::Character(c.to_lowercase().to_string().into()));
+    }
+    let named = match name {
+        "Enter" | "Return" => NamedKey::Enter,
+        "Tab" => NamedKey::Tab,
+        "Space" => NamedKey::Space,
+        "Backspace" | "Back" => NamedKey::Backspace,
+        "Escape" => NamedKey::Escape,
+        "Insert" => NamedKey::Insert,
+        "Delete" => NamedKey::Delete,
+        "Home" => NamedKey::Home,
+        "End" => NamedKey::End,
+        "PageUp" => NamedKey::PageUp,
+        "PageDown" => NamedKey::PageDown,
+        "ArrowUp" | "Up" => NamedKey::ArrowUp,
+        "ArrowDown" | "Down" => NamedKey::ArrowDown,
+        "ArrowLeft" | "Left" => NamedKey::ArrowLeft,
+        "ArrowRight" | "Right" => NamedKey::ArrowRight,
+        "ScrollLock" => NamedKey::ScrollLock,
+        "Pause" => NamedKey::Pause,
+        "PrintScreen" => NamedKey::PrintScreen,
+        f => {
+            use NamedKey::*;
+            const F: [NamedKey; 24] = [
+                F1, F2, F3, F4, F5, F6, F7, F8, F9, F10, F11, F12, F13, F14, F15, F16, F17, F18,
+                F19, F20, F21, F22, F23, F24,
+            ];
+            let n: usize = f.strip_prefix('F')?.parse().ok()?;
+            *F.get(n.checked_sub(1)?)?
+        }
+    };
+    Some(Key::Named(named))
 }
 
 #[cfg(test)]
@@ -106,6 +312,13 @@ mod tests {
 
     fn ch(s: &str) -> Key {
         Key::Character(s.into())
+    }
+
+    fn action(key: &Key, mods: ModifiersState) -> Option<Action> {
+        match Bindings::default().lookup(key, mods, KeyModes::default()) {
+            Some(Target::Action(a)) => Some(*a),
+            _ => None,
+        }
     }
 
     #[test]
@@ -136,6 +349,11 @@ mod tests {
         );
         assert_eq!(action(&page_up, ModifiersState::empty()), None);
         assert_eq!(action(&ch("t"), cs), Some(Action::NewTab));
+        assert_eq!(
+            action(&ch("T"), cs),
+            Some(Action::NewTab),
+            "a layout's capital"
+        );
         assert_eq!(action(&ch("n"), cs), Some(Action::NewWindow));
         assert_eq!(action(&ch("w"), cs), Some(Action::ClosePane));
         assert_eq!(action(&ch("d"), cs), Some(Action::SplitRight));
@@ -174,5 +392,91 @@ mod tests {
             action(&scroll_lock, ModifiersState::empty()),
             Some(Action::ToggleFreeze)
         );
+    }
+
+    fn spec(key: &str, mods: &str) -> BindingSpec {
+        BindingSpec {
+            key: key.into(),
+            mods: mods.into(),
+            action: None,
+            chars: None,
+            command: None,
+            mode: String::new(),
+        }
+    }
+
+    #[test]
+    fn the_configuration_goes_over_the_defaults_entry_by_entry() {
+        let cs = ModifiersState::CONTROL | ModifiersState::SHIFT;
+        let user = vec![
+            // Text, only on the alternate screen.
+            BindingSpec {
+                chars: Some("\x1b[A".into()),
+                mode: "AltScreen".into(),
+                ..spec("k", "Control|Shift")
+            },
+            // Unbinding a default: the key goes to the program.
+            BindingSpec {
+                action: Some("None".into()),
+                ..spec("t", "Control|Shift")
+            },
+            BindingSpec {
+                action: Some("CreateNewTab".into()),
+                ..spec("F5", "")
+            },
+            BindingSpec {
+                command: Some(vec!["notify-send".into(), "hi".into()]),
+                ..spec("Enter", "Super")
+            },
+            BindingSpec {
+                action: Some("Explode".into()),
+                ..spec("x", "Control")
+            },
+            BindingSpec {
+                action: Some("Copy".into()),
+                ..spec("x", "Hyper")
+            },
+            BindingSpec {
+                action: Some("Copy".into()),
+                ..spec("NoSuchKey", "")
+            },
+        ];
+        let (b, problems) = Bindings::new(&user);
+        assert_eq!(problems.len(), 3, "{problems:?}");
+        assert!(problems.iter().any(|p| p.contains("no action \"Explode\"")));
+        assert!(problems.iter().any(|p| p.contains("no modifier \"Hyper\"")));
+        assert!(problems.iter().any(|p| p.contains("no key \"NoSuchKey\"")));
+        let alt = KeyModes {
+            alt_screen: true,
+            ..KeyModes::default()
+        };
+        assert_eq!(
+            b.lookup(&ch("k"), cs, alt),
+            Some(&Target::Chars("\x1b[A".into()))
+        );
+        assert_eq!(b.lookup(&ch("k"), cs, KeyModes::default()), None);
+        assert_eq!(b.lookup(&ch("t"), cs, KeyModes::default()), None, "unbound");
+        assert_eq!(
+            b.lookup(&Key::Named(NamedKey::F5), ModifiersState::empty(), alt),
+            Some(&Target::Action(Action::NewTab))
+        );
+        assert!(matches!(
+            b.lookup(&Key::Named(NamedKey::Enter), ModifiersState::SUPER, alt),
+            Some(Target::Command(_))
+        ));
+        // The rest of the defaults are still there.
+        assert_eq!(
+            b.lookup(&ch("c"), cs, KeyModes::default()),
+            Some(&Target::Action(Action::Copy))
+        );
+    }
+
+    #[test]
+    fn every_default_names_a_real_action() {
+        for (key, mods, action) in sluice_config::DEFAULT_BINDINGS {
+            assert!(Action::from_name(action).is_some(), "{action}");
+            assert!(parse_key(key).is_some(), "{key}");
+            assert!(parse(&spec(key, mods)).is_err(), "a spec needs a target");
+        }
     }
 }

@@ -14,7 +14,7 @@ use winit::keyboard::{Key, ModifiersState, NamedKey};
 use winit::window::CursorIcon;
 
 use super::actions::{self, KeyTarget};
-use super::bindings::Action;
+use super::bindings::{Action, KeyModes, Target};
 use super::keys::KeyInput;
 use super::layout::SplitDirection;
 use super::mouse::{AUTOSCROLL_INTERVAL, LINES_PER_NOTCH};
@@ -67,6 +67,40 @@ impl actions::ActionContext for WindowContext<'_> {
             .focused_id()
             .and_then(|id| self.window.panes.get(&id))
             .map_or(SnapshotModes::empty(), |p| p.snapshot.modes)
+    }
+
+    fn binding(&self, key: &Key) -> Option<Target> {
+        let modes = self.modes();
+        let key_modes = KeyModes {
+            alt_screen: modes.contains(SnapshotModes::ALT_SCREEN),
+            app_cursor: modes.contains(SnapshotModes::APP_CURSOR),
+            app_keypad: modes.contains(SnapshotModes::APP_KEYPAD),
+            search: self.key_target() == KeyTarget::Search,
+        };
+        self.shared
+            .bindings
+            .lookup(key, self.window.modifiers, key_modes)
+            .cloned()
+    }
+
+    fn spawn(&mut self, command: &[String]) {
+        let Some((program, args)) = command.split_first() else {
+            return;
+        };
+        let mut process = std::process::Command::new(program);
+        process.args(args);
+        if let Some(dir) = self.window.focused_directory() {
+            process.current_dir(dir);
+        }
+        match process.spawn() {
+            // Reaped on a thread of its own, so it never stays a zombie.
+            Ok(mut child) => {
+                let _ = std::thread::Builder::new()
+                    .name("bound-command".into())
+                    .spawn(move || child.wait());
+            }
+            Err(err) => tracing::warn!(%err, program, "cannot run the bound command"),
+        }
     }
 
     fn key_pressed(&mut self) {

@@ -12,7 +12,7 @@
 //! autoscrolling, the metrics overlay while there is activity).
 
 mod actions;
-mod bindings;
+pub mod bindings;
 mod blink;
 mod frame;
 mod input;
