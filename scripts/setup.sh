@@ -13,6 +13,7 @@ packages=(
   libx11-6 libxcursor1 libxrandr2 libxi6 libxkbcommon0 libxkbcommon-x11-0  # winit on X11
   libwayland-client0 libwayland-egl1 libwayland-cursor0                  # winit on Wayland
   fonts-dejavu-core     # the system copy of the bundled font's family
+  libfontconfig1        # family names (monospace, aliases) resolve through fontconfig
   ncurses-bin           # tic, to install the sluice terminfo entry
 )
 # What the tests need on top (`scripts/setup.sh test`).

@@ -98,11 +98,10 @@ impl Fonts {
             db.load_system_fonts();
         }
         let family = match &config.family {
-            Some(name) if family_exists(&db, name) => name.clone(),
-            Some(name) => {
-                tracing::warn!(family = %name, "font family not found; using the bundled {BUNDLED_FAMILY}");
+            Some(name) => resolve_family(&db, name).unwrap_or_else(|| {
+                tracing::warn!(family = %name, "no monospace font family by that name; using the bundled {BUNDLED_FAMILY}");
                 BUNDLED_FAMILY.to_string()
-            }
+            }),
             None => BUNDLED_FAMILY.to_string(),
         };
         let locale = std::env::var("LANG")
@@ -203,12 +202,77 @@ impl Fonts {
     }
 }
 
+/// The family `name` stands for: itself if a face of that family is loaded; else what
+/// fontconfig makes of it (generic names such as "monospace", aliases, the user's
+/// preferences), if that is a loaded monospace family. Fontconfig offers its best match for
+/// any name, a proportional one included, so its answer is taken only when it is monospaced.
+fn resolve_family(db: &fontdb::Database, name: &str) -> Option<String> {
+    if family_exists(db, name) {
+        return Some(name.to_owned());
+    }
+    let matched = fontconfig_match(name)?;
+    let monospaced = db.faces().any(|face| {
+        face.monospaced
+            && face
+                .families
+                .iter()
+                .any(|(family, _)| family.eq_ignore_ascii_case(&matched))
+    });
+    monospaced.then_some(matched)
+}
+
+#[cfg(target_os = "linux")]
+fn fontconfig_match(name: &str) -> Option<String> {
+    // Loading the library and its configuration takes a few milliseconds: once a process.
+    static FONTCONFIG: std::sync::OnceLock<Option<fontconfig::Fontconfig>> =
+        std::sync::OnceLock::new();
+    let fc = FONTCONFIG
+        .get_or_init(fontconfig::Fontconfig::new)
+        .as_ref()?;
+    fc.find(name, None).map(|font| font.name)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn fontconfig_match(_name: &str) -> Option<String> {
+    None
+}
+
 fn family_exists(db: &fontdb::Database, name: &str) -> bool {
     db.faces().any(|face| {
         face.families
             .iter()
             .any(|(family, _)| family.eq_ignore_ascii_case(name))
     })
+}
+
+#[cfg(test)]
+mod resolve_tests {
+    use super::*;
+
+    fn system_db() -> fontdb::Database {
+        let mut db = fontdb::Database::new();
+        db.load_system_fonts();
+        db
+    }
+
+    #[test]
+    fn generic_names_resolve_to_a_monospace_family_and_unknown_ones_to_none() {
+        let db = system_db();
+        let mono = resolve_family(&db, "monospace").expect("fontconfig resolves monospace");
+        assert!(family_exists(&db, &mono), "{mono}");
+        assert!(
+            db.faces()
+                .any(|f| f.monospaced && f.families.iter().any(|(n, _)| *n == mono)),
+            "{mono} is monospaced"
+        );
+        // fontconfig would offer a proportional best match for this; it is not taken.
+        assert_eq!(resolve_family(&db, "No Such Family Anywhere"), None);
+        assert_eq!(
+            resolve_family(&db, "dejavu sans mono").as_deref(),
+            Some("dejavu sans mono"),
+            "an installed family is used as named"
+        );
+    }
 }
 
 /// Whether `c` is drawn from the colour emoji font by preference.
