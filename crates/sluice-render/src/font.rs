@@ -245,36 +245,6 @@ fn family_exists(db: &fontdb::Database, name: &str) -> bool {
     })
 }
 
-#[cfg(test)]
-mod resolve_tests {
-    use super::*;
-
-    fn system_db() -> fontdb::Database {
-        let mut db = fontdb::Database::new();
-        db.load_system_fonts();
-        db
-    }
-
-    #[test]
-    fn generic_names_resolve_to_a_monospace_family_and_unknown_ones_to_none() {
-        let db = system_db();
-        let mono = resolve_family(&db, "monospace").expect("fontconfig resolves monospace");
-        assert!(family_exists(&db, &mono), "{mono}");
-        assert!(
-            db.faces()
-                .any(|f| f.monospaced && f.families.iter().any(|(n, _)| *n == mono)),
-            "{mono} is monospaced"
-        );
-        // fontconfig would offer a proportional best match for this; it is not taken.
-        assert_eq!(resolve_family(&db, "No Such Family Anywhere"), None);
-        assert_eq!(
-            resolve_family(&db, "dejavu sans mono").as_deref(),
-            Some("dejavu sans mono"),
-            "an installed family is used as named"
-        );
-    }
-}
-
 /// Whether `c` is drawn from the colour emoji font by preference.
 fn is_emoji(c: char) -> bool {
     matches!(c as u32, 0x1F000..=0x1FAFF | 0x2600..=0x27BF | 0x2B50 | 0x2B55 | 0xFE0F)
@@ -320,4 +290,34 @@ fn cell_metrics(system: &mut FontSystem, family: &str, size: f32) -> Result<Cell
         strikeout,
         stroke,
     })
+}
+
+#[cfg(test)]
+mod resolve_tests {
+    use super::*;
+
+    fn system_db() -> fontdb::Database {
+        let mut db = fontdb::Database::new();
+        db.load_system_fonts();
+        db
+    }
+
+    #[test]
+    fn generic_names_resolve_to_a_monospace_family_and_unknown_ones_to_none() {
+        let db = system_db();
+        let mono = resolve_family(&db, "monospace").expect("fontconfig resolves monospace");
+        assert!(family_exists(&db, &mono), "{mono}");
+        assert!(
+            db.faces()
+                .any(|f| f.monospaced && f.families.iter().any(|(n, _)| *n == mono)),
+            "{mono} is monospaced"
+        );
+        // fontconfig would offer a proportional best match for this; it is not taken.
+        assert_eq!(resolve_family(&db, "No Such Family Anywhere"), None);
+        assert_eq!(
+            resolve_family(&db, "dejavu sans mono").as_deref(),
+            Some("dejavu sans mono"),
+            "an installed family is used as named"
+        );
+    }
 }
