@@ -174,6 +174,14 @@ impl Snapshot {
         snapshot
     }
 
+    /// Colour `index` of the palette the rows were resolved with (the configured one; what a
+    /// program set with OSC 4 is not included), for what the window draws over the cells.
+    pub fn palette_color(&self, index: usize) -> Rgb {
+        self.palette
+            .as_ref()
+            .map_or_else(|| Palette::default().get(index), |p| p.get(index))
+    }
+
     /// Hands the renderer what changed since its last call, and forgets it.
     pub fn take_damage(&mut self) -> Damage {
         std::mem::take(&mut self.damage)

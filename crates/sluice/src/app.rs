@@ -97,6 +97,24 @@ pub struct Shared {
     pub socket: Option<PathBuf>,
     /// The key bindings: the defaults with `keyboard.bindings` over them.
     pub bindings: Bindings,
+    /// What is wrong with the configuration as last read, shown in a bar until dismissed.
+    pub problems: Problems,
+}
+
+/// The configuration's problems, numbered so a window knows whether it dismissed these.
+#[derive(Debug, Default)]
+pub struct Problems {
+    pub messages: Vec<String>,
+    pub generation: u64,
+}
+
+impl Problems {
+    pub fn replace(&mut self, messages: Vec<String>) {
+        if messages != self.messages {
+            self.messages = messages;
+            self.generation += 1;
+        }
+    }
 }
 
 impl Shared {
@@ -117,7 +135,7 @@ impl Shared {
 
 /// Runs windows until the last one closes. Returns the exit status of the last program to
 /// end (0 if the last window was closed by the user).
-pub fn run(cli: &Cli, config: Config) -> anyhow::Result<i32> {
+pub fn run(cli: &Cli, config: Config, problems: Vec<String>) -> anyhow::Result<i32> {
     let event_loop = EventLoop::<UserEvent>::with_user_event()
         .build()
         .context("cannot connect to a display")?;
@@ -125,12 +143,15 @@ pub fn run(cli: &Cli, config: Config) -> anyhow::Result<i32> {
     let listener = ipc::Listener::start(proxy.clone())
         .map_err(|err| tracing::warn!(%err, "no remote control (sluice msg)"))
         .ok();
-    let bindings = bindings_of(&config);
+    let (bindings, binding_problems) = bindings_of(&config);
+    let mut shown = Problems::default();
+    shown.replace(problems.into_iter().chain(binding_problems).collect());
     let mut app = App {
         windows: HashMap::new(),
         _watcher: watch_config(cli, proxy.clone()),
         shared: Shared {
             bindings,
+            problems: shown,
             config,
             cli: cli.clone(),
             proxy,
@@ -389,6 +410,17 @@ impl App {
         let mut loaded =
             config::load_with(self.shared.cli.config.as_deref(), &self.shared.cli.options);
         loaded.report();
+        let (bindings, binding_problems) = bindings_of(&loaded.config);
+        let problems: Vec<String> = loaded
+            .problems
+            .iter()
+            .cloned()
+            .chain(binding_problems)
+            .collect();
+        self.shared.problems.replace(problems);
+        for window in self.windows.values_mut() {
+            window.request_frame();
+        }
         if !loaded.parsed {
             // A file caught half-written, or a typo that breaks the TOML: keep what runs.
             tracing::warn!("the configuration file does not parse; keeping the current one");
@@ -399,7 +431,7 @@ impl App {
             return;
         }
         tracing::info!("configuration reloaded");
-        self.shared.bindings = bindings_of(&loaded.config);
+        self.shared.bindings = bindings;
         let old = std::mem::replace(&mut self.shared.config, loaded.config);
         let new = &self.shared.config;
         if (&new.font.family, new.font.size) != (&old.font.family, old.font.size)
@@ -590,13 +622,13 @@ impl App {
 
 /// The bindings `config` asks for; what is wrong with its entries is reported (each bad
 /// entry is dropped alone, the rest apply).
-fn bindings_of(config: &Config) -> Bindings {
+fn bindings_of(config: &Config) -> (Bindings, Vec<String>) {
     let (bindings, problems) = Bindings::new(&config.keyboard.bindings.specs);
-    for problem in problems {
+    for problem in &problems {
         eprintln!("sluice: {problem}");
         tracing::warn!("{problem}");
     }
-    bindings
+    (bindings, problems)
 }
 
 /// Watches the configuration file, if its directory exists, for live reload.

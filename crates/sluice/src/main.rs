@@ -61,7 +61,7 @@ fn main() -> ExitCode {
     let result = if cli.headless {
         headless::run(&cli, &loaded.config)
     } else {
-        app::run(&cli, loaded.config)
+        app::run(&cli, loaded.config, loaded.problems)
     };
     match result {
         Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),

@@ -458,3 +458,27 @@ fn title_and_class_come_from_the_command_line() {
         "WM_CLASS is instance, class: {class}"
     );
 }
+
+#[test]
+fn configuration_problems_show_in_a_bar_that_a_click_dismisses() {
+    let s = Sluice::start_with_config(
+        "problem-bar",
+        &["--size", "60x8", "-e", "sh"],
+        "[font]\nsize = \"huge\"\n",
+    );
+    // The theme's red (#cc6666) behind the bar, across the bottom row.
+    let red = [0xcc, 0x66, 0x66, 255];
+    let bar = |name: &str| {
+        let (w, h, rgba) = screenshot(&s.x.display, &s.window, &s.dir.join(name));
+        let (run, row) = longest_band(w, h, &rgba, red);
+        (run, row, h)
+    };
+    let (run, row, height) = bar("shown.png");
+    assert!(run >= 40 * 6, "a red bar {run} px wide");
+    assert!(row > height * 3 / 4, "at the bottom: row {row} of {height}");
+    s.point_at(10, 7);
+    s.xdotool(&["click", "1"]);
+    std::thread::sleep(Duration::from_millis(500));
+    let (run, _, _) = bar("dismissed.png");
+    assert_eq!(run, 0, "the bar is gone after a click on it");
+}

@@ -23,6 +23,7 @@ impl Window {
         let bar_shown = self.tab_bar_shown(shared);
         let labels = self.tab_labels();
         let focused = self.focused_id();
+        let problem_bar = self.problem_bar(shared);
         let Some(g) = shared.graphics.as_mut() else {
             return;
         };
@@ -44,6 +45,19 @@ impl Window {
             let mut cursor_shown = true;
             if has_keyboard {
                 cursor_shown = blink_on && self.preedit.is_none();
+                if let Some(text) = &problem_bar {
+                    // The theme's red behind the text: a problem, not the program's output.
+                    let red = pane.snapshot.palette_color(1);
+                    let row = pane.snapshot.rows.saturating_sub(1);
+                    let cols = pane.snapshot.cols;
+                    extra.push(crate::pane::bar::bar(
+                        row,
+                        text.clone(),
+                        cols,
+                        red,
+                        pane.snapshot.background,
+                    ));
+                }
                 if let (Some(text), Some(cursor)) = (&self.preedit, pane.snapshot.cursor) {
                     extra.push(Label {
                         row: cursor.row,

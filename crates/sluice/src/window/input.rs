@@ -474,6 +474,9 @@ impl Window {
         if pressed && self.press_outside_panes(shared, button) {
             return;
         }
+        if pressed && self.press_on_problem_bar(shared) {
+            return;
+        }
         let Some(id) = self
             .selecting_in
             .or_else(|| self.pane_under_pointer(shared))
@@ -541,6 +544,31 @@ impl Window {
             return true;
         }
         false
+    }
+
+    /// A press on the configuration's problem bar dismisses it (in this window, until the
+    /// configuration has other problems).
+    fn press_on_problem_bar(&mut self, shared: &Shared) -> bool {
+        if self.problem_bar(shared).is_none() {
+            return false;
+        }
+        let (Some(g), Some(pane)) = (
+            &shared.graphics,
+            self.focused_id().and_then(|id| self.panes.get(&id)),
+        ) else {
+            return false;
+        };
+        let geometry = self.geometry(g, pane);
+        let bottom = geometry.y + geometry.rows as f64 * geometry.cell_height;
+        let on_bar = self.mouse.y >= bottom - geometry.cell_height
+            && self.mouse.y < bottom
+            && self.mouse.x >= geometry.x
+            && self.mouse.x < geometry.x + geometry.cols as f64 * geometry.cell_width;
+        if on_bar {
+            self.problems_dismissed = shared.problems.generation;
+            self.request_frame();
+        }
+        on_bar
     }
 
     fn left_press(&mut self, shared: &Shared, id: PaneId) {

@@ -110,6 +110,8 @@ pub struct Window {
     padding: Padding,
     /// The title while no program has set one (or always, without dynamic titles).
     title: String,
+    /// The generation of the configuration problems this window's bar was dismissed for.
+    problems_dismissed: u64,
     dynamic_title: bool,
 }
 
@@ -189,6 +191,7 @@ impl Window {
             inner_size: inner,
             padding,
             title: shared.config.window.title.clone(),
+            problems_dismissed: 0,
             dynamic_title: shared.config.window.dynamic_title,
             panes: BTreeMap::new(),
             tabs: Vec::new(),
@@ -780,6 +783,23 @@ impl Window {
                 .set_timeout(Duration::from_secs_f64(new.cursor.blink_timeout));
         }
         self.relayout(shared);
+    }
+
+    /// The configuration's problems, as the bar across the focused pane's bottom row shows
+    /// them, if it is shown (not dismissed here).
+    fn problem_bar(&self, shared: &Shared) -> Option<String> {
+        let problems = &shared.problems;
+        if problems.messages.is_empty() || self.problems_dismissed == problems.generation {
+            return None;
+        }
+        let more = match problems.messages.len() {
+            1 => String::new(),
+            n => format!(" (and {} more, in the log)", n - 1),
+        };
+        Some(format!(
+            " configuration: {}{more}  [click to dismiss] ",
+            problems.messages[0]
+        ))
     }
 
     /// The directory a new tab, split or window opened from here starts in.
