@@ -183,6 +183,42 @@ impl BindingSpec {
     }
 }
 
+/// The cursor's shape until a program sets one (`cursor.shape`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CursorShape {
+    #[default]
+    Block,
+    Underline,
+    Beam,
+}
+
+/// Whether the cursor blinks (`cursor.blinking`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Blinking {
+    /// Never, whatever programs ask.
+    Never,
+    /// Not until a program asks (DECSCUSR, mode 12).
+    #[default]
+    Off,
+    /// Blinking until a program asks otherwise.
+    On,
+    /// Always, whatever programs ask.
+    Always,
+}
+
+impl Blinking {
+    /// Whether a cursor blinks, given what the program asked for.
+    pub fn applies(self, asked: bool) -> bool {
+        match self {
+            Blinking::Never => false,
+            Blinking::Off | Blinking::On => asked,
+            Blinking::Always => true,
+        }
+    }
+}
+
 /// The desktop's frame around windows (`window.decorations`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -259,8 +295,38 @@ impl Config {
             osc52_read: self.terminal.osc52_read,
             osc52_write: self.terminal.osc52_write,
             palette: self.palette(),
+            cursor_shape: match self.cursor.shape {
+                CursorShape::Block => sluice_term::CursorShape::Block,
+                CursorShape::Underline => sluice_term::CursorShape::Underline,
+                CursorShape::Beam => sluice_term::CursorShape::Beam,
+            },
+            cursor_blinking: matches!(self.cursor.blinking, Blinking::On | Blinking::Always),
             ..sluice_term::TerminalOptions::default()
         }
+    }
+
+    /// What a pane runs when no command is given: `terminal.shell`, else `None` (the user's
+    /// shell).
+    pub fn shell(&self) -> Option<Vec<std::ffi::OsString>> {
+        (!self.terminal.shell.is_empty())
+            .then(|| self.terminal.shell.iter().map(Into::into).collect())
+    }
+
+    /// `terminal.env` as the PTY takes it.
+    pub fn env(&self) -> Vec<(std::ffi::OsString, std::ffi::OsString)> {
+        self.terminal
+            .env
+            .iter()
+            .map(|(k, v)| (k.into(), v.into()))
+            .collect()
+    }
+
+    /// `terminal.read_ahead` in bytes (checked when read: a bad value kept the default).
+    pub fn read_ahead(&self) -> usize {
+        sluice_pty::parse_bytes(&self.terminal.read_ahead)
+            .ok()
+            .and_then(|b| usize::try_from(b).ok())
+            .unwrap_or(sluice_pty::DEFAULT_READ_AHEAD)
     }
 
     /// The colours: the theme's, with the configured ones over them.
@@ -475,7 +541,20 @@ fn merge(base: &mut toml::Table, top: toml::Table) {
     }
 }
 
-fn read_config(table: toml::Table) -> (Config, Vec<String>) {
+fn read_config(mut table: toml::Table) -> (Config, Vec<String>) {
+    // Alacritty's `[env]` is `terminal.env` here; both are read, `terminal.env` winning.
+    if let Some(toml::Value::Table(env)) = table.remove("env") {
+        let terminal = table
+            .entry("terminal")
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        if let toml::Value::Table(terminal) = terminal {
+            let mut merged = env;
+            if let Some(toml::Value::Table(own)) = terminal.remove("env") {
+                merge(&mut merged, own);
+            }
+            terminal.insert("env".into(), toml::Value::Table(merged));
+        }
+    }
     let mut config = Config::default();
     let mut reader = Reader::new(table);
     config.read_sections(&mut reader);

@@ -10,7 +10,9 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::reader::{Reader, any, within};
-use crate::{BindingList, ConfirmPaste, Decorations, HexColor, StartupMode, TabBar};
+use crate::{
+    BindingList, Blinking, ConfirmPaste, CursorShape, Decorations, HexColor, StartupMode, TabBar,
+};
 
 /// One option as documented: `section.name`, its doc comment, its default as TOML (`None`
 /// when unset by default).
@@ -115,6 +117,15 @@ fn not_blank(what: &'static str) -> impl FnOnce(&String) -> Result<(), String> {
     }
 }
 
+#[allow(clippy::ptr_arg)] // a check takes the value as the reader holds it
+fn read_ahead_size(text: &String) -> Result<(), String> {
+    let bytes = sluice_pty::parse_bytes(text)?;
+    if bytes > sluice_pty::max_read_ahead() {
+        return Err(sluice_pty::read_ahead_too_large(bytes));
+    }
+    Ok(())
+}
+
 fn known_theme(name: &String) -> Result<(), String> {
     match crate::themes::find(name) {
         Some(_) => Ok(()),
@@ -200,13 +211,33 @@ options! {
     ["scrolling"] Scrolling as scrolling {
         /// Lines kept above the screen; 0 to 1,000,000.
         history: usize = 10_000, within(0..=1_000_000);
+        /// Lines a wheel notch scrolls (everyone's default: 3); 1 to 100.
+        multiplier: u8 = 3, within(1..=100);
     }
     ["selection"] Selection as selection {
         /// Characters that end a word for double-click selection. '/', '.', '-', '_' and '~'
         /// are not among them, so paths and file names are selected whole.
         word_separators: String = sluice_term::DEFAULT_WORD_SEPARATORS.to_owned(), any;
+        /// Copy a selection to the clipboard as well as to the primary selection.
+        copy_on_select: bool = false, any;
+    }
+    ["mouse"] Mouse as mouse {
+        /// Hide the pointer while typing; it comes back when the mouse moves.
+        hide_when_typing: bool = true, any;
     }
     ["terminal"] Terminal as terminal {
+        /// The program new panes run, and its arguments; unset: your shell ($SHELL, else your
+        /// passwd entry, else /bin/sh). `-e` wins.
+        shell: Vec<String> = Vec::new(), any;
+        /// Where new windows start when no pane is focused; unset: Sluice's own directory.
+        /// `--working-directory` wins.
+        working_directory: Option<String> = None, some_not_blank("directory");
+        /// How far Sluice may read ahead of its parser, in bytes (K, M, G suffixes): the
+        /// burst a program can write without ever waiting. `--read-ahead` wins.
+        read_ahead: String = "16M".to_owned(), read_ahead_size;
+        /// Environment variables for every program Sluice starts, as a table
+        /// ([terminal.env], or [env] as Alacritty spells it): EDITOR = "vim".
+        env: BTreeMap<String, String> = BTreeMap::new(), any;
         /// May programs read the clipboard with OSC 52?
         osc52_read: bool = false, any;
         /// May programs write the clipboard with OSC 52? (768 KiB of text at most: what one
@@ -242,8 +273,26 @@ options! {
     ["bell"] Bell as bell {
         /// Flash the pane on BEL.
         visual: bool = true, any;
+        /// How long the flash lasts, in milliseconds (kitty's 150 is long enough to be seen,
+        /// short enough not to be a flash photo); 1 to 2000.
+        duration: u32 = 150, within(1..=2000);
+        /// A program (and its arguments) to run on BEL, e.g. ["paplay", "bell.oga"]; at most
+        /// one at a time, so a flood of BELs runs it once.
+        command: Vec<String> = Vec::new(), any;
+        /// Ask the desktop for attention (the urgency hint) on BEL in a window without focus.
+        urgency: bool = true, any;
     }
     ["cursor"] Cursor as cursor {
+        /// The shape until a program sets one: "block", "underline" or "beam".
+        shape: CursorShape = CursorShape::Block, any;
+        /// "never", "off" (until a program asks), "on" (until a program says otherwise) or
+        /// "always".
+        blinking: Blinking = Blinking::Off, any;
+        /// Half a blink, on then off, in milliseconds (GTK's and Windows' 530, between xterm's
+        /// 600 and kitty's 500); 100 to 5000.
+        blink_interval: u32 = 530, within(100..=5000);
+        /// Draw the cursor of a window (or pane) without the keyboard as a hollow block.
+        unfocused_hollow: bool = true, any;
         /// Seconds after the last key at which a blinking cursor stops blinking (Alacritty's
         /// and kitty's choice: long enough not to be noticed while working); 0 to 3600.
         blink_timeout: f64 = 5.0, within(0.0..=3600.0);
@@ -251,6 +300,13 @@ options! {
     ["metrics"] Metrics as metrics {
         /// Show the metrics overlay from the start.
         overlay: bool = false, any;
+    }
+    ["debug"] Debug as debug {
+        /// What is logged: "error", "warn", "info", "debug" or "trace", or a filter such as
+        /// "sluice=debug" (`SLUICE_LOG` wins).
+        log_level: String = "warn".to_owned(), not_blank("level");
+        /// Also write the log to this file.
+        log_file: Option<String> = None, some_not_blank("path");
     }
     ["window"] Window as window {
         /// The initial size in cells (`--size` wins); the window is sized from the font's

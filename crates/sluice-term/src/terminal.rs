@@ -37,6 +37,9 @@ pub struct TerminalOptions {
     pub osc52_write: bool,
     /// Characters that end a word for double-click selection.
     pub word_separators: String,
+    /// The cursor's shape and blinking until a program sets its own (DECSCUSR).
+    pub cursor_shape: crate::CursorShape,
+    pub cursor_blinking: bool,
     /// Compute a digest of every byte parsed (see [`TermStatsSnapshot::digest`]). Off by
     /// default: it is for tests that check that output arrived whole and in order.
     pub digest: bool,
@@ -55,6 +58,8 @@ impl Default for TerminalOptions {
             size: WinSize::cells(80, 24),
             scrollback: 10_000,
             palette: Palette::default(),
+            cursor_shape: crate::CursorShape::Block,
+            cursor_blinking: false,
             osc52_read: false,
             osc52_write: true,
             word_separators: DEFAULT_WORD_SEPARATORS.to_owned(),
@@ -84,6 +89,10 @@ pub(crate) fn term_config(options: &TerminalOptions) -> Config {
         // Programs push kitty keyboard flags only if the terminal answers the query;
         // front ends encode keys with `input::encode_key`, which honours the flags.
         kitty_keyboard: true,
+        default_cursor_style: alacritty_terminal::vte::ansi::CursorStyle {
+            shape: options.cursor_shape,
+            blinking: options.cursor_blinking,
+        },
         ..Config::default()
     }
 }

@@ -99,6 +99,33 @@ pub struct Shared {
     pub bindings: Bindings,
     /// What is wrong with the configuration as last read, shown in a bar until dismissed.
     pub problems: Problems,
+    /// `bell.command`, while it runs.
+    pub bell_command: BellCommand,
+}
+
+/// The program `bell.command` names, run on BEL: at most one at a time, so a flood of BELs
+/// (a program printing a file of them) runs it once, not once a bell.
+#[derive(Debug, Default)]
+pub struct BellCommand {
+    running: Option<std::process::Child>,
+}
+
+impl BellCommand {
+    pub fn ring(&mut self, command: &[String]) {
+        let Some((program, args)) = command.split_first() else {
+            return;
+        };
+        if let Some(child) = &mut self.running {
+            if matches!(child.try_wait(), Ok(None)) {
+                return;
+            }
+            self.running = None;
+        }
+        match std::process::Command::new(program).args(args).spawn() {
+            Ok(child) => self.running = Some(child),
+            Err(err) => tracing::warn!(%err, program, "cannot run bell.command"),
+        }
+    }
 }
 
 /// The configuration's problems, numbered so a window knows whether it dismissed these.
@@ -121,7 +148,7 @@ impl Shared {
     pub fn pane_context(&self) -> PaneContext<'_> {
         PaneContext {
             config: &self.config,
-            read_ahead: self.cli.read_ahead,
+            read_ahead: self.config.read_ahead(),
             proxy: &self.proxy,
             renderer: &self
                 .graphics
@@ -152,6 +179,7 @@ pub fn run(cli: &Cli, config: Config, problems: Vec<String>) -> anyhow::Result<i
         shared: Shared {
             bindings,
             problems: shown,
+            bell_command: BellCommand::default(),
             config,
             cli: cli.clone(),
             proxy,
@@ -197,7 +225,13 @@ impl ApplicationHandler<UserEvent> for App {
         }
         let spawn = Spawn {
             command: self.shared.cli.command.clone(),
-            working_directory: self.shared.cli.working_directory.clone(),
+            working_directory: self
+                .shared
+                .config
+                .terminal
+                .working_directory
+                .as_ref()
+                .map(PathBuf::from),
         };
         if let Err(err) = self.open_window(event_loop, &spawn) {
             self.error = Some(err);

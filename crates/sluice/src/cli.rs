@@ -48,8 +48,16 @@ pub struct Cli {
     /// How far the reader may read ahead of the parser, in bytes. Past this the program
     /// writing to the terminal is made to wait.
     /// K, M and G suffixes are allowed (powers of 1024), e.g. 1M.
-    #[arg(long, value_name = "BYTES", default_value = "16M", value_parser = parse_read_ahead)]
-    pub read_ahead: usize,
+    #[arg(long, value_name = "BYTES", value_parser = parse_read_ahead)]
+    pub read_ahead: Option<usize>,
+
+    /// Log more: -v info, -vv debug, -vvv trace (`SLUICE_LOG` wins).
+    #[arg(short = 'v', long = "verbose", action = clap::ArgAction::Count, conflicts_with = "quiet")]
+    pub verbose: u8,
+
+    /// Log only errors.
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
 
     /// After a headless run, print the pipeline's counters (bytes read and parsed, ring
     /// high-water mark, time the reader waited on a full ring) to stderr as JSON.
@@ -244,6 +252,12 @@ impl Cli {
         if let Some(history) = self.history {
             config.scrolling.history = history;
         }
+        if let Some(bytes) = self.read_ahead {
+            config.terminal.read_ahead = bytes.to_string();
+        }
+        if let Some(dir) = &self.working_directory {
+            config.terminal.working_directory = Some(dir.to_string_lossy().into_owned());
+        }
         if let Some((cols, rows)) = self.size {
             (config.window.columns, config.window.lines) = (cols, rows);
         }
@@ -324,6 +338,10 @@ mod tests {
             "{err}"
         );
         let cli = super::Cli::parse_from(["sluice"]);
-        assert_eq!(cli.read_ahead, sluice_pty::DEFAULT_READ_AHEAD);
+        assert_eq!(cli.read_ahead, None);
+        let mut config = crate::config::Config::default();
+        assert_eq!(config.read_ahead(), sluice_pty::DEFAULT_READ_AHEAD);
+        super::Cli::parse_from(["sluice", "--read-ahead", "1M"]).apply_to(&mut config);
+        assert_eq!(config.read_ahead(), 1 << 20);
     }
 }

@@ -30,10 +30,15 @@ pub fn run(cli: &Cli, config: &Config) -> anyhow::Result<i32> {
     let started = Instant::now();
     let size = WinSize::cells(config.window.columns, config.window.lines);
     let options = PtyOptions {
-        command: cli.command.clone(),
-        working_directory: cli.working_directory.clone(),
+        command: cli.command.clone().or_else(|| config.shell()),
+        working_directory: config
+            .terminal
+            .working_directory
+            .as_ref()
+            .map(std::path::PathBuf::from),
+        env: config.env(),
         size,
-        read_ahead: cli.read_ahead,
+        read_ahead: config.read_ahead(),
         flow_control: config.terminal.flow_control,
         ..PtyOptions::default()
     };

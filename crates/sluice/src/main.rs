@@ -26,7 +26,6 @@ const EXIT_FAILURE: u8 = 1;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    init_logging();
     if let Some(cli::Subcommands::Msg(msg)) = &cli.subcommand {
         return remote(msg);
     }
@@ -56,6 +55,7 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let mut loaded = config::load_with(cli.config.as_deref(), &cli.options);
+    init_logging(&cli, &loaded.config);
     loaded.report();
     cli.apply_to(&mut loaded.config);
     let result = if cli.headless {
@@ -102,12 +102,38 @@ fn remote(msg: &cli::MsgArgs) -> ExitCode {
     }
 }
 
-/// Logs go to stderr, filtered by `SLUICE_LOG` (e.g. `SLUICE_LOG=debug`), warnings by default.
-fn init_logging() {
+/// Logs go to stderr (and to `debug.log_file` if set), filtered by `SLUICE_LOG` (e.g.
+/// `SLUICE_LOG=debug`), else `-q`/`-v`, else `debug.log_level` (warnings by default).
+fn init_logging(cli: &Cli, config: &config::Config) {
+    let level = match (cli.quiet, cli.verbose) {
+        (true, _) => "error".to_owned(),
+        (false, 0) => config.debug.log_level.clone(),
+        (false, 1) => "info".to_owned(),
+        (false, 2) => "debug".to_owned(),
+        (false, _) => "trace".to_owned(),
+    };
     let filter = tracing_subscriber::EnvFilter::try_from_env("SLUICE_LOG")
+        .or_else(|_| tracing_subscriber::EnvFilter::try_new(&level))
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .init();
+    let file = config.debug.log_file.as_deref().and_then(|path| {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|err| {
+                eprintln!("sluice: debug.log_file {path}: {err}; logging to stderr only")
+            })
+            .ok()
+    });
+    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    match file {
+        Some(file) => {
+            use tracing_subscriber::fmt::writer::MakeWriterExt as _;
+            builder
+                .with_ansi(false)
+                .with_writer(std::io::stderr.and(std::sync::Mutex::new(file)))
+                .init();
+        }
+        None => builder.with_writer(std::io::stderr).init(),
+    }
 }

@@ -513,3 +513,35 @@ fn completions_and_the_manual_come_from_the_command_line_definition() {
         "every option is in the manual"
     );
 }
+
+#[test]
+fn the_shell_its_environment_and_the_log_file_come_from_the_configuration() {
+    let dir = std::env::temp_dir().join(format!("sluice-shell-env-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // Alacritty's [env] and Sluice's [terminal.env] both apply, the latter winning.
+    let config = dir.join("sluice.toml");
+    std::fs::write(
+        &config,
+        "[env]\nFROM_ENV = \"a\"\nBOTH = \"env\"\n[terminal.env]\nBOTH = \"terminal\"\n\
+         [terminal]\nshell = [\"sh\", \"-c\", \"echo shell $FROM_ENV $BOTH\"]\n",
+    )
+    .unwrap();
+    let log = dir.join("sluice.log");
+    let run = common::sluice(&[
+        "--config-file",
+        config.to_str().unwrap(),
+        "-o",
+        &format!("debug.log_file=\"{}\"", log.display()),
+        "-vv",
+        "--size",
+        "30x3",
+    ]);
+    assert!(run.stdout.contains("shell a terminal"), "{}", run.stdout);
+    let logged = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(
+        logged.contains("DEBUG"),
+        "-vv logs debug events, to the file too: {logged}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -30,10 +30,6 @@ use overlay::MetricsOverlay;
 use paste_confirm::PasteConfirm;
 use search::SearchBar;
 
-/// How long the visual bell shows: long enough to be seen, short enough not to be a flash
-/// photo (kitty uses 150 ms too).
-pub const BELL_DURATION: Duration = Duration::from_millis(150);
-
 /// Less output than this between two frames counts as interactive: the next frame is drawn
 /// at the next refresh instead of waiting for the flood pacing.
 const INTERACTIVE_BYTES: u64 = 64 * 1024;
@@ -99,13 +95,14 @@ impl Pane {
     pub fn start(spawn: &Spawn, size: WinSize, cx: &PaneContext<'_>) -> anyhow::Result<Pane> {
         let id = PaneId::next();
         let wake_proxy = cx.proxy.clone();
-        let mut env = vec![("SLUICE_PANE".into(), id.to_string().into())];
+        let mut env = cx.config.env();
+        env.push(("SLUICE_PANE".into(), id.to_string().into()));
         if let Some(socket) = cx.socket {
             env.push(("SLUICE_SOCKET".into(), socket.as_os_str().to_owned()));
         }
         let session = Session::start(
             &PtyOptions {
-                command: spawn.command.clone(),
+                command: spawn.command.clone().or_else(|| cx.config.shell()),
                 working_directory: spawn.working_directory.clone(),
                 env,
                 size,
@@ -128,7 +125,7 @@ impl Pane {
             })?;
         let now = Instant::now();
         let (pty, term) = (session.pty.stats().snapshot(), session.terminal.stats());
-        let program = match &spawn.command {
+        let program = match spawn.command.clone().or_else(|| cx.config.shell()) {
             Some(command) => command
                 .first()
                 .map(|c| c.to_string_lossy().into_owned())
@@ -212,7 +209,8 @@ impl Pane {
     /// Rings the visual bell, if on.
     pub fn bell(&mut self, config: &Config) {
         if config.bell.visual {
-            self.bell_until = Some(Instant::now() + BELL_DURATION);
+            let duration = Duration::from_millis(config.bell.duration.into());
+            self.bell_until = Some(Instant::now() + duration);
         }
     }
 

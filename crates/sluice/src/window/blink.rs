@@ -3,21 +3,21 @@
 
 use std::time::{Duration, Instant};
 
-/// Half a blink period: GTK's and Windows' default, between xterm's 600 ms and kitty's 500.
-const BLINK_HALF_PERIOD: Duration = Duration::from_millis(530);
-
 #[derive(Debug)]
 pub struct Blink {
     timeout: Duration,
+    /// Half a blink period (`cursor.blink_interval`).
+    interval: Duration,
     last_input: Instant,
     visible: bool,
     next_toggle: Option<Instant>,
 }
 
 impl Blink {
-    pub fn new(timeout: Duration, now: Instant) -> Self {
+    pub fn new(timeout: Duration, interval: Duration, now: Instant) -> Self {
         Self {
             timeout,
+            interval,
             last_input: now,
             visible: true,
             next_toggle: None,
@@ -25,8 +25,9 @@ impl Blink {
     }
 
     /// How long after the last key press blinking stops (a configuration reload).
-    pub fn set_timeout(&mut self, timeout: Duration) {
+    pub fn set_timeout(&mut self, timeout: Duration, interval: Duration) {
         self.timeout = timeout;
+        self.interval = interval;
     }
 
     /// A key was pressed: the cursor shows at once and blinking starts over.
@@ -47,10 +48,10 @@ impl Blink {
             match self.next_toggle {
                 Some(at) if now >= at => {
                     self.visible = !self.visible;
-                    self.next_toggle = Some(now + BLINK_HALF_PERIOD);
+                    self.next_toggle = Some(now + self.interval);
                 }
                 Some(_) => {}
-                None => self.next_toggle = Some(now + BLINK_HALF_PERIOD),
+                None => self.next_toggle = Some(now + self.interval),
             }
         }
         (self.visible, self.visible != was)
@@ -69,7 +70,14 @@ mod tests {
     #[test]
     fn blinks_then_stops_after_the_timeout() {
         let t0 = Instant::now();
-        let mut blink = Blink::new(Duration::from_secs(5), t0);
+        let mut blink = Blink::new(Duration::from_secs(5), Duration::from_millis(530), t0);
+        assert_eq!(blink.update(true, true, t0), (true, false));
+        assert_eq!(
+            blink.next_change(),
+            Some(t0 + Duration::from_millis(530)),
+            "the interval is the configured one"
+        );
+        let mut blink = Blink::new(Duration::from_secs(5), Duration::from_millis(530), t0);
         assert_eq!(blink.update(true, true, t0), (true, false));
         let at = blink.next_change().unwrap();
         assert_eq!(blink.update(true, true, at), (false, true));

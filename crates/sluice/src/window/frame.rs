@@ -30,17 +30,20 @@ impl Window {
         let m = g.renderer.cell_metrics();
 
         // A blinking cursor in its "off" phase, or one covered by preedit text, is not drawn.
-        let blinking = focused
-            .and_then(|id| self.panes.get(&id))
-            .and_then(|p| p.snapshot.cursor)
-            .is_some_and(|c| c.blinking);
+        let blinking = shared.config.cursor.blinking.applies(
+            focused
+                .and_then(|id| self.panes.get(&id))
+                .and_then(|p| p.snapshot.cursor)
+                .is_some_and(|c| c.blinking),
+        );
+        let hollow_unfocused = shared.config.cursor.unfocused_hollow;
         let (blink_on, _) = self.blink.update(blinking, self.has_focus, start);
         for &(id, _) in &visible {
             let Some(pane) = self.panes.get_mut(&id) else {
                 continue;
             };
             let has_keyboard = Some(id) == focused;
-            pane.view.focused = has_keyboard && self.has_focus;
+            pane.view.focused = !hollow_unfocused || (has_keyboard && self.has_focus);
             let mut extra = Vec::new();
             let mut cursor_shown = true;
             if has_keyboard {

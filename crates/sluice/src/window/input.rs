@@ -17,7 +17,7 @@ use super::actions::{self, KeyTarget};
 use super::bindings::{Action, KeyModes, Target};
 use super::keys::KeyInput;
 use super::layout::SplitDirection;
-use super::mouse::{AUTOSCROLL_INTERVAL, LINES_PER_NOTCH};
+use super::mouse::AUTOSCROLL_INTERVAL;
 use super::{Request, Window, keys, tabs};
 use crate::app::Shared;
 use crate::events::PaneId;
@@ -147,7 +147,7 @@ impl actions::ActionContext for WindowContext<'_> {
         if scrolled {
             self.window.request_frame();
         }
-        if typed {
+        if typed && self.shared.config.mouse.hide_when_typing {
             self.window.hide_pointer();
         }
     }
@@ -505,6 +505,9 @@ impl Window {
                 self.autoscroll_at = None;
                 // Selecting copies to the primary selection, as on every X11 terminal.
                 self.copy_selection(shared, ClipboardKind::Selection);
+                if shared.config.selection.copy_on_select {
+                    self.copy_selection(shared, ClipboardKind::Clipboard);
+                }
             }
             (MouseButton::Middle, true) => self.paste_from(shared, ClipboardKind::Selection),
             _ => {}
@@ -644,7 +647,10 @@ impl Window {
         let (lines, reports) = match delta {
             MouseScrollDelta::LineDelta(_, y) => {
                 let notches = y.round() as i32;
-                (notches * LINES_PER_NOTCH, notches)
+                (
+                    notches * i32::from(shared.config.scrolling.multiplier),
+                    notches,
+                )
             }
             MouseScrollDelta::PixelDelta(p) => {
                 let lines = self.mouse.wheel_pixels(p.y, cell_height);

@@ -209,6 +209,7 @@ impl Window {
             dragging: None,
             blink: Blink::new(
                 Duration::from_secs_f64(shared.config.cursor.blink_timeout),
+                Duration::from_millis(shared.config.cursor.blink_interval.into()),
                 now,
             ),
             autoscroll_at: None,
@@ -568,10 +569,11 @@ impl Window {
                 }
                 TermEvent::Bell => {
                     pane.bell(&shared.config);
+                    shared.bell_command.ring(&shared.config.bell.command);
                     if !focused {
                         pane.unseen_bell = true;
                     }
-                    if !self.has_focus {
+                    if !self.has_focus && shared.config.bell.urgency {
                         self.os
                             .request_user_attention(Some(UserAttentionType::Informational));
                     }
@@ -778,10 +780,10 @@ impl Window {
         self.dynamic_title = new.window.dynamic_title;
         self.title = new.window.title.clone();
         self.update_title();
-        if new.cursor.blink_timeout != old.cursor.blink_timeout {
-            self.blink
-                .set_timeout(Duration::from_secs_f64(new.cursor.blink_timeout));
-        }
+        self.blink.set_timeout(
+            Duration::from_secs_f64(new.cursor.blink_timeout),
+            Duration::from_millis(new.cursor.blink_interval.into()),
+        );
         self.relayout(shared);
     }
 

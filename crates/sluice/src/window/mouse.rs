@@ -12,9 +12,6 @@ const MULTI_CLICK: Duration = Duration::from_millis(400);
 /// this interval, faster the further out the pointer is.
 pub const AUTOSCROLL_INTERVAL: Duration = Duration::from_millis(50);
 
-/// Lines per wheel notch, everyone's default.
-pub const LINES_PER_NOTCH: i32 = 3;
-
 /// A pane's grid on the window, in physical pixels: its top-left corner and its cells.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Geometry {
