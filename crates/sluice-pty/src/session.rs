@@ -103,6 +103,10 @@ const FOREIGN_TERMINAL_VARS: &[&str] = &[
     "WEZTERM_PANE",
     "WEZTERM_UNIX_SOCKET",
     "WT_SESSION",
+    // The launcher's startup notification was for Sluice's first window, not for whatever
+    // the shell starts.
+    "DESKTOP_STARTUP_ID",
+    "XDG_ACTIVATION_TOKEN",
     "GHOSTTY_RESOURCES_DIR",
     "GHOSTTY_BIN_DIR",
     "TMUX",

@@ -473,11 +473,52 @@ impl App {
         {
             g.set_font(new.font.family.clone(), new.font.size);
         }
-        if new.terminal.flow_control != old.terminal.flow_control {
-            // A property of the PTY, set when the program starts.
-            let message = "terminal.flow_control applies to panes opened from now on";
-            eprintln!("sluice: {message}");
-            tracing::warn!("{message}");
+        // What is fixed when a pane or window is made says so, once per change.
+        let (n, o) = (&new.window, &old.window);
+        let later = [
+            (
+                new.terminal.flow_control != old.terminal.flow_control,
+                "terminal.flow_control",
+                "panes",
+            ),
+            (
+                new.terminal.shell != old.terminal.shell,
+                "terminal.shell",
+                "panes",
+            ),
+            (
+                new.terminal.env != old.terminal.env,
+                "terminal.env",
+                "panes",
+            ),
+            (
+                new.terminal.read_ahead != old.terminal.read_ahead,
+                "terminal.read_ahead",
+                "panes",
+            ),
+            (
+                n.decorations != o.decorations,
+                "window.decorations",
+                "windows",
+            ),
+            (
+                n.startup_mode != o.startup_mode,
+                "window.startup_mode",
+                "windows",
+            ),
+            (n.class != o.class, "window.class", "windows"),
+            (
+                (n.columns, n.lines) != (o.columns, o.lines),
+                "window.columns and window.lines",
+                "windows",
+            ),
+        ];
+        for (changed, option, what) in later {
+            if changed {
+                let message = format!("{option} applies to {what} opened from now on");
+                eprintln!("sluice: {message}");
+                tracing::warn!("{message}");
+            }
         }
         for window in self.windows.values_mut() {
             window.reconfigure(&old, &self.shared);

@@ -545,3 +545,17 @@ fn the_shell_its_environment_and_the_log_file_come_from_the_configuration() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_launchers_startup_notification_is_not_passed_to_programs() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sluice"))
+        .args(["--headless", "--size", "40x3", "-e", "sh", "-c"])
+        .arg("echo startup=${DESKTOP_STARTUP_ID:-none},${XDG_ACTIVATION_TOKEN:-none}")
+        .env("XDG_CONFIG_HOME", "/nonexistent/sluice-tests")
+        .env("DESKTOP_STARTUP_ID", "launcher-1")
+        .env("XDG_ACTIVATION_TOKEN", "launcher-2")
+        .output()
+        .unwrap();
+    let screen = String::from_utf8_lossy(&out.stdout);
+    assert!(screen.contains("startup=none,none"), "{screen}");
+}

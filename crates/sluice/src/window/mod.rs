@@ -131,10 +131,21 @@ impl Window {
             (m.width as f64 / g.scale, m.height as f64 / g.scale)
         });
         let padding = Padding::of(&shared.config);
-        let attributes = window_attributes(&shared.config).with_inner_size(LogicalSize::new(
+        let mut attributes = window_attributes(&shared.config).with_inner_size(LogicalSize::new(
             size.0 as f64 * cw + 2.0 * padding.x,
             size.1 as f64 * ch + 2.0 * padding.y,
         ));
+        if shared.graphics.is_none() {
+            // The launcher's startup notification (DESKTOP_STARTUP_ID, XDG_ACTIVATION_TOKEN)
+            // belongs to the first window: with it the desktop focuses the window and ends
+            // its "starting" cursor. Programs never see it (sluice-pty strips it).
+            use winit::platform::startup_notify::{
+                EventLoopExtStartupNotify as _, WindowAttributesExtStartupNotify as _,
+            };
+            if let Some(token) = event_loop.read_token_from_env() {
+                attributes = attributes.with_activation_token(token);
+            }
+        }
         let os = Arc::new(
             event_loop
                 .create_window(attributes)
