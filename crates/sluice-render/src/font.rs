@@ -15,10 +15,10 @@ use crate::error::{Error, Result};
 
 /// The font Sluice ships, so it looks the same on a machine with no fonts installed.
 const BUNDLED: &[&[u8]] = &[
-    include_bytes!("../../../assets/fonts/DejaVuSansMono.ttf"),
-    include_bytes!("../../../assets/fonts/DejaVuSansMono-Bold.ttf"),
-    include_bytes!("../../../assets/fonts/DejaVuSansMono-Oblique.ttf"),
-    include_bytes!("../../../assets/fonts/DejaVuSansMono-BoldOblique.ttf"),
+    include_bytes!("../fonts/DejaVuSansMono.ttf"),
+    include_bytes!("../fonts/DejaVuSansMono-Bold.ttf"),
+    include_bytes!("../fonts/DejaVuSansMono-Oblique.ttf"),
+    include_bytes!("../fonts/DejaVuSansMono-BoldOblique.ttf"),
 ];
 const BUNDLED_FAMILY: &str = "DejaVu Sans Mono";
 

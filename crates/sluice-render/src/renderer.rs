@@ -75,7 +75,7 @@ impl Renderer {
             &bind_group_layout,
             PipelineSpec {
                 label: "cell pipeline",
-                wgsl: include_str!("../../../shaders/cell.wgsl"),
+                wgsl: include_str!("../shaders/cell.wgsl"),
                 buffers: &[Some(wgpu::VertexBufferLayout {
                     array_stride: std::mem::size_of::<Instance>() as u64,
                     step_mode: wgpu::VertexStepMode::Instance,

@@ -75,7 +75,7 @@ impl<'w> WindowSurface<'w> {
             &layout,
             PipelineSpec {
                 label: "blit pipeline",
-                wgsl: include_str!("../../../shaders/blit.wgsl"),
+                wgsl: include_str!("../shaders/blit.wgsl"),
                 buffers: &[],
                 format,
                 blend: None,
