@@ -24,6 +24,16 @@ pub use watch::{ConfigWatcher, watch};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HexColor(pub sluice_term::Rgb);
 
+impl HexColor {
+    pub const fn from_hex(v: u32) -> Self {
+        HexColor(sluice_term::Rgb {
+            r: (v >> 16) as u8,
+            g: (v >> 8) as u8,
+            b: v as u8,
+        })
+    }
+}
+
 impl<'de> serde::Deserialize<'de> for HexColor {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let text = String::deserialize(d)?;

@@ -167,6 +167,15 @@ options! {
         background: Option<HexColor> = None, any;
         /// The cursor; unset: the theme's.
         cursor: Option<HexColor> = None, any;
+        /// Search matches: amber for every match and orange for the one the user is on (as in
+        /// most editors), with black text so both read on any theme.
+        search_match: HexColor = HexColor::from_hex(0xe6c547), any;
+        /// The text of a search match.
+        search_match_text: HexColor = HexColor::from_hex(0x000000), any;
+        /// The match the user is on.
+        search_focused: HexColor = HexColor::from_hex(0xf08d49), any;
+        /// The text of the match the user is on.
+        search_focused_text: HexColor = HexColor::from_hex(0x000000), any;
         /// Colours 16 to 255 by number, e.g. { "196" = "#ff0000" }.
         indexed: BTreeMap<String, HexColor> = BTreeMap::new(), indexed_keys;
     }

@@ -4,27 +4,32 @@
 use sluice_render::{Label, Mark};
 use sluice_term::{Direction, Rgb, RowSpan, Search, Terminal};
 
-/// Match colours: amber for every match, orange for the one the user is on (as in most
-/// editors), with black text so both read on any theme.
-const MATCH: Mark = Mark::Colors {
-    fg: Rgb { r: 0, g: 0, b: 0 },
-    bg: Rgb {
-        r: 0xe6,
-        g: 0xc5,
-        b: 0x47,
-    },
-};
-const FOCUSED: Mark = Mark::Colors {
-    fg: Rgb { r: 0, g: 0, b: 0 },
-    bg: Rgb {
-        r: 0xf0,
-        g: 0x8d,
-        b: 0x49,
-    },
-};
+/// How matches are drawn (`colors.search_*`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MatchColors {
+    pub all: Mark,
+    pub focused: Mark,
+}
 
-#[derive(Debug, Default)]
+impl MatchColors {
+    pub fn of(config: &crate::config::Config) -> Self {
+        let colors = &config.colors;
+        Self {
+            all: Mark::Colors {
+                fg: colors.search_match_text.0,
+                bg: colors.search_match.0,
+            },
+            focused: Mark::Colors {
+                fg: colors.search_focused_text.0,
+                bg: colors.search_focused.0,
+            },
+        }
+    }
+}
+
+#[derive(Debug)]
 pub struct SearchBar {
+    colors: MatchColors,
     query: String,
     search: Option<Search>,
     status: Status,
@@ -81,13 +86,24 @@ impl SearchBar {
     }
 
     /// Highlights for the matches in view.
+    /// An empty search, its matches to be drawn in `colors`.
+    pub fn new(colors: MatchColors) -> Self {
+        Self {
+            colors,
+            query: String::new(),
+            search: None,
+            status: Status::default(),
+        }
+    }
+
     pub fn marks(&mut self, terminal: &Terminal) -> Vec<(RowSpan, Mark)> {
+        let colors = self.colors;
         let Some(search) = &mut self.search else {
             return Vec::new();
         };
         let (all, focused) = search.visible(terminal);
-        let mut marks: Vec<_> = all.into_iter().map(|s| (s, MATCH)).collect();
-        marks.extend(focused.into_iter().map(|s| (s, FOCUSED)));
+        let mut marks: Vec<_> = all.into_iter().map(|s| (s, colors.all)).collect();
+        marks.extend(focused.into_iter().map(|s| (s, colors.focused)));
         marks
     }
 

@@ -22,7 +22,7 @@ use super::{Request, Window, keys, tabs};
 use crate::app::Shared;
 use crate::events::PaneId;
 use crate::pane::paste_confirm::Choice;
-use crate::pane::search::SearchBar;
+use crate::pane::search::{MatchColors, SearchBar};
 use crate::pane::{Spawn, links};
 
 /// The window as key handling sees it ([`actions::ActionContext`]): the focused pane and
@@ -227,7 +227,7 @@ impl Window {
             Action::Search => {
                 pane.search = match pane.search.take() {
                     Some(_) => None,
-                    None => Some(SearchBar::default()),
+                    None => Some(SearchBar::new(MatchColors::of(&shared.config))),
                 };
             }
             Action::ToggleFreeze => pane.frozen = !pane.frozen,
