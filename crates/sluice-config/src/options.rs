@@ -157,6 +157,23 @@ options! {
         family: Option<String> = None, some_not_blank("family name");
         /// Points (at 96 dpi, 12 pt is 16 pixels); 3 to 200.
         size: f32 = 12.0, within(3.0..=200.0);
+        /// The family for bold text; unset: `family`, bold.
+        bold_family: Option<String> = None, some_not_blank("family name");
+        /// The family for italic text; unset: `family`, italic.
+        italic_family: Option<String> = None, some_not_blank("family name");
+        /// The family for bold italic text; unset: `family`, bold italic.
+        bold_italic_family: Option<String> = None, some_not_blank("family name");
+        /// Pixels added to each cell's width (negative: taken off); -20 to 50.
+        offset_x: i8 = 0, within(-20..=50);
+        /// Pixels added to each cell's height (line spacing); -20 to 50.
+        offset_y: i8 = 0, within(-20..=50);
+        /// Pixels every glyph is moved right within its cell; -20 to 20.
+        glyph_offset_x: i8 = 0, within(-20..=20);
+        /// Pixels every glyph is moved down within its cell; -20 to 20.
+        glyph_offset_y: i8 = 0, within(-20..=20);
+        /// Draw box drawing, block elements and powerline symbols as built-in sprites that
+        /// join cell to cell, instead of the font's glyphs.
+        builtin_box_drawing: bool = true, any;
     }
     ["colors"] Colors as colors {
         /// A bundled theme (`sluice --list-themes`); the colours below go over it.

@@ -31,6 +31,17 @@ const EMOJI_FAMILY: &str = "Noto Color Emoji";
 pub struct FontConfig {
     /// A system font family; `None` uses the bundled DejaVu Sans Mono.
     pub family: Option<String>,
+    /// Families for bold, italic and bold italic text; `None` is `family` in that style.
+    pub bold_family: Option<String>,
+    pub italic_family: Option<String>,
+    pub bold_italic_family: Option<String>,
+    /// Pixels added to each cell's width and height (negative: removed).
+    pub offset: (i32, i32),
+    /// Pixels every glyph is moved by, right and down.
+    pub glyph_offset: (i32, i32),
+    /// Draw box drawing, block elements and powerline symbols as sprites that join cell to
+    /// cell, instead of taking them from the font.
+    pub builtin_box_drawing: bool,
     /// The font size in physical pixels (points × scale factor × 96/72).
     pub size_px: f32,
     /// Load system fonts for fallback (CJK, symbols, emoji). Costs 15–55 ms at start-up.
@@ -41,6 +52,12 @@ impl Default for FontConfig {
     fn default() -> Self {
         Self {
             family: None,
+            bold_family: None,
+            italic_family: None,
+            bold_italic_family: None,
+            offset: (0, 0),
+            glyph_offset: (0, 0),
+            builtin_box_drawing: true,
             size_px: 16.0,
             system_fonts: true,
         }
@@ -82,6 +99,10 @@ pub struct Fonts {
     system: FontSystem,
     swash: SwashCache,
     family: String,
+    /// Bold, italic, bold italic: a family of their own, or `family`.
+    styled: [String; 3],
+    glyph_offset: (i32, i32),
+    pub builtin_box_drawing: bool,
     size: f32,
     metrics: CellMetrics,
     shaper: Buffer,
@@ -104,18 +125,33 @@ impl Fonts {
             }),
             None => BUNDLED_FAMILY.to_string(),
         };
+        let styled = [
+            &config.bold_family,
+            &config.italic_family,
+            &config.bold_italic_family,
+        ]
+        .map(|name| match name {
+            Some(name) => resolve_family(&db, name).unwrap_or_else(|| {
+                tracing::warn!(family = %name, "no monospace font family by that name; using {family}");
+                family.clone()
+            }),
+            None => family.clone(),
+        });
         let locale = std::env::var("LANG")
             .ok()
             .and_then(|l| l.split('.').next().map(str::to_owned));
         let mut system =
             FontSystem::new_with_locale_and_db(locale.unwrap_or_else(|| "en-US".into()), db);
         let size = config.size_px.clamp(4.0, 200.0);
-        let metrics = cell_metrics(&mut system, &family, size)?;
+        let metrics = with_offset(cell_metrics(&mut system, &family, size)?, config.offset);
         let shaper = Buffer::new(&mut system, Metrics::new(size, metrics.height as f32));
         Ok(Self {
             system,
             swash: SwashCache::new(),
             family,
+            styled,
+            glyph_offset: config.glyph_offset,
+            builtin_box_drawing: config.builtin_box_drawing,
             size,
             metrics,
             shaper,
@@ -145,10 +181,12 @@ impl Fonts {
 
     fn shape_uncached(&mut self, text: &str, style: GlyphStyle, cells: u32) -> Vec<PlacedGlyph> {
         let emoji = text.chars().any(is_emoji);
-        let family = if emoji {
-            Family::Name(EMOJI_FAMILY)
-        } else {
-            Family::Name(&self.family)
+        let family = match (emoji, style.bold, style.italic) {
+            (true, _, _) => Family::Name(EMOJI_FAMILY),
+            (false, true, false) => Family::Name(&self.styled[0]),
+            (false, false, true) => Family::Name(&self.styled[1]),
+            (false, true, true) => Family::Name(&self.styled[2]),
+            (false, false, false) => Family::Name(&self.family),
         };
         let attrs = Attrs::new()
             .family(family)
@@ -171,8 +209,8 @@ impl Fonts {
                 let physical = glyph.physical((0.0, 0.0), 1.0);
                 glyphs.push(PlacedGlyph {
                     key: physical.cache_key,
-                    x: physical.x,
-                    y: physical.y,
+                    x: physical.x + self.glyph_offset.0,
+                    y: physical.y + self.glyph_offset.1,
                 });
                 advance = advance.max(glyph.x + glyph.w);
             }
@@ -252,6 +290,25 @@ fn is_emoji(c: char) -> bool {
 
 /// The cell size: the advance of '0' by the ascent plus descent, rounded to whole pixels so
 /// that rows and columns land on pixel boundaries and box drawing joins exactly.
+/// `metrics` with `offset` pixels more (or fewer) in each cell: the glyphs keep their place
+/// in the cell's top-left, the lines under and through them move with the baseline, which
+/// moves down by half the extra height.
+fn with_offset(metrics: CellMetrics, offset: (i32, i32)) -> CellMetrics {
+    let width = (metrics.width as i32 + offset.0).max(1) as u32;
+    let height = (metrics.height as i32 + offset.1).max(2) as u32;
+    let down = offset.1 / 2;
+    let at =
+        |v: u32| (v as i32 + down).clamp(0, (height - metrics.stroke.min(height)) as i32) as u32;
+    CellMetrics {
+        width,
+        height,
+        baseline: at(metrics.baseline),
+        underline: at(metrics.underline),
+        strikeout: at(metrics.strikeout),
+        stroke: metrics.stroke,
+    }
+}
+
 fn cell_metrics(system: &mut FontSystem, family: &str, size: f32) -> Result<CellMetrics> {
     let query = Query {
         families: &[Family::Name(family)],

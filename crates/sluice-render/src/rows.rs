@@ -175,7 +175,7 @@ impl RowBuilder<'_> {
         }
         let m = self.metrics;
         let (x, top) = (col as f32 * m.width as f32, self.top(row));
-        if boxdraw::is_sprite(cell.c) {
+        if self.fonts.builtin_box_drawing && boxdraw::is_sprite(cell.c) {
             let (c, w, h, stroke) = (cell.c, m.width, m.height, m.stroke);
             let entry = self
                 .atlas

@@ -303,3 +303,51 @@ fn views_sharing_a_renderer_each_equal_a_full_redraw() {
         }
     }
 }
+
+#[test]
+fn cell_offsets_glyph_offsets_and_builtin_box_drawing_are_honoured() {
+    let base = offscreen();
+    let spaced = Offscreen::new(&FontConfig {
+        offset: (2, 4),
+        ..FontConfig::default()
+    })
+    .unwrap();
+    let (m, s) = (base.renderer.cell_metrics(), spaced.renderer.cell_metrics());
+    assert_eq!((s.width, s.height), (m.width + 2, m.height + 4));
+    assert_eq!(
+        s.baseline,
+        m.baseline + 2,
+        "the text moves down by half the spacing"
+    );
+
+    // The same line of box drawing, from the built-in sprites and from the font: different
+    // pixels (the sprites join cell to cell), and text moved by a glyph offset differs too.
+    let draw = |config: FontConfig, text: &[u8]| {
+        let mut gpu = Offscreen::new(&config).unwrap();
+        let mut replay = Replay::new(8, 1, 0);
+        replay.feed(text);
+        let mut snapshot = Snapshot::default();
+        render(&mut gpu, &mut replay, &mut snapshot)
+    };
+    let sprites = draw(FontConfig::default(), "────────".as_bytes());
+    let glyphs = draw(
+        FontConfig {
+            builtin_box_drawing: false,
+            ..FontConfig::default()
+        },
+        "────────".as_bytes(),
+    );
+    assert!(
+        sprites != glyphs,
+        "builtin_box_drawing = false draws the font's glyphs"
+    );
+    let plain = draw(FontConfig::default(), b"HHHH");
+    let moved = draw(
+        FontConfig {
+            glyph_offset: (1, 2),
+            ..FontConfig::default()
+        },
+        b"HHHH",
+    );
+    assert!(plain != moved, "the glyph offset moves the text");
+}

@@ -55,11 +55,7 @@ impl Graphics {
         let gpu = Gpu::with_instance(instance, Some(surface))?;
         tracing::info!(adapter = %gpu.describe(), "rendering");
         let format = sluice_render::preferred_format(surface, &gpu.adapter)?;
-        let font = FontConfig {
-            family: config.font.family.clone(),
-            size_px: points_to_pixels(config.font.size, scale),
-            ..FontConfig::default()
-        };
+        let font = font_config(config, points_to_pixels(config.font.size, scale));
         let renderer = Renderer::new(&gpu.device, &gpu.queue, format, &font)?;
         Ok(Graphics {
             renderer,
@@ -70,14 +66,29 @@ impl Graphics {
         })
     }
 
-    /// Changes the font size for every window (Ctrl+=, Ctrl+-, Ctrl+0, a reload).
-    pub fn set_font(&mut self, family: Option<String>, points: f32) {
+    /// Changes the fonts or their size for every window (Ctrl+=, Ctrl+-, Ctrl+0, a reload).
+    pub fn set_font(&mut self, config: &Config, points: f32) {
         self.font_points = points.clamp(3.0, 200.0);
-        self.font.family = family;
-        self.font.size_px = points_to_pixels(self.font_points, self.scale);
+        self.font = font_config(config, points_to_pixels(self.font_points, self.scale));
         if let Err(err) = self.renderer.set_font(&self.font) {
             tracing::warn!(%err, "cannot load the font at the new size");
         }
+    }
+}
+
+/// The renderer's fonts as the configuration's `[font]` describes them, at `size_px`.
+pub fn font_config(config: &Config, size_px: f32) -> FontConfig {
+    let f = &config.font;
+    FontConfig {
+        family: f.family.clone(),
+        bold_family: f.bold_family.clone(),
+        italic_family: f.italic_family.clone(),
+        bold_italic_family: f.bold_italic_family.clone(),
+        offset: (f.offset_x.into(), f.offset_y.into()),
+        glyph_offset: (f.glyph_offset_x.into(), f.glyph_offset_y.into()),
+        builtin_box_drawing: f.builtin_box_drawing,
+        size_px,
+        ..FontConfig::default()
     }
 }
 
@@ -429,7 +440,7 @@ impl App {
 
     fn set_font_points(&mut self, points: f32) {
         if let Some(g) = &mut self.shared.graphics {
-            g.set_font(self.shared.config.font.family.clone(), points);
+            g.set_font(&self.shared.config, points);
         }
         for window in self.windows.values_mut() {
             window.font_changed(&self.shared);
@@ -468,10 +479,10 @@ impl App {
         self.shared.bindings = bindings;
         let old = std::mem::replace(&mut self.shared.config, loaded.config);
         let new = &self.shared.config;
-        if (&new.font.family, new.font.size) != (&old.font.family, old.font.size)
+        if new.font != old.font
             && let Some(g) = &mut self.shared.graphics
         {
-            g.set_font(new.font.family.clone(), new.font.size);
+            g.set_font(new, new.font.size);
         }
         // What is fixed when a pane or window is made says so, once per change.
         let (n, o) = (&new.window, &old.window);

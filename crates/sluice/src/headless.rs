@@ -90,11 +90,7 @@ fn peak_rss_kib() -> Option<u64> {
 fn screenshot(terminal: &Terminal, config: &Config, path: &std::path::Path) -> anyhow::Result<()> {
     let mut snapshot = sluice_term::Snapshot::default();
     terminal.update_snapshot(&mut snapshot);
-    let fonts = sluice_render::FontConfig {
-        family: config.font.family.clone(),
-        size_px: config.font.size * 96.0 / 72.0,
-        ..sluice_render::FontConfig::default()
-    };
+    let fonts = crate::app::font_config(config, config.font.size * 96.0 / 72.0);
     let mut offscreen = sluice_render::Offscreen::new(&fonts)?;
     let image = offscreen.render_image(&mut snapshot)?;
     image
