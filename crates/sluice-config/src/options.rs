@@ -319,6 +319,9 @@ options! {
         blink_interval: u32 = 530, within(100..=5000);
         /// Draw the cursor of a window (or pane) without the keyboard as a hollow block.
         unfocused_hollow: bool = true, any;
+        /// A beam or underline cursor's thickness, as a fraction of a cell's width
+        /// (Alacritty's 0.15); 0.05 to 1.
+        thickness: f32 = 0.15, within(0.05..=1.0);
         /// Seconds after the last key at which a blinking cursor stops blinking (Alacritty's
         /// and kitty's choice: long enough not to be noticed while working); 0 to 3600.
         blink_timeout: f64 = 5.0, within(0.0..=3600.0);

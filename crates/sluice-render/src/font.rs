@@ -42,6 +42,8 @@ pub struct FontConfig {
     /// Draw box drawing, block elements and powerline symbols as sprites that join cell to
     /// cell, instead of taking them from the font.
     pub builtin_box_drawing: bool,
+    /// A beam or underline cursor's thickness, as a fraction of the cell's width.
+    pub cursor_thickness: f32,
     /// The font size in physical pixels (points × scale factor × 96/72).
     pub size_px: f32,
     /// Load system fonts for fallback (CJK, symbols, emoji). Costs 15–55 ms at start-up.
@@ -58,6 +60,7 @@ impl Default for FontConfig {
             offset: (0, 0),
             glyph_offset: (0, 0),
             builtin_box_drawing: true,
+            cursor_thickness: 0.15,
             size_px: 16.0,
             system_fonts: true,
         }
@@ -103,6 +106,7 @@ pub struct Fonts {
     styled: [String; 3],
     glyph_offset: (i32, i32),
     pub builtin_box_drawing: bool,
+    pub cursor_thickness: f32,
     size: f32,
     metrics: CellMetrics,
     shaper: Buffer,
@@ -152,6 +156,7 @@ impl Fonts {
             styled,
             glyph_offset: config.glyph_offset,
             builtin_box_drawing: config.builtin_box_drawing,
+            cursor_thickness: config.cursor_thickness.clamp(0.0, 1.0),
             size,
             metrics,
             shaper,

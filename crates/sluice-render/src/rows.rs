@@ -311,6 +311,8 @@ impl RowBuilder<'_> {
         let (x, top) = (cursor.col as f32 * m.width as f32, self.top(cursor.row));
         let (w, h) = ((m.width * cells) as f32, m.height as f32);
         let t = m.stroke.max(1) as f32;
+        // Beam and underline: `cursor.thickness` of the cell's width, a pixel at least.
+        let thick = (self.fonts.cursor_thickness * m.width as f32).round().max(1.0);
         let shape = match cursor.shape {
             CursorShape::Block if !overlay.focused => CursorShape::HollowBlock,
             shape => shape,
@@ -330,17 +332,8 @@ impl RowBuilder<'_> {
                 self.rect(x, top, t, h, cursor.color, clip);
                 self.rect(x + w - t, top, t, h, cursor.color, clip);
             }
-            CursorShape::Beam => self.rect(
-                x,
-                top,
-                (2.0 * t).max((m.width as f32 / 8.0).round()),
-                h,
-                cursor.color,
-                clip,
-            ),
-            CursorShape::Underline => {
-                self.rect(x, top + h - 2.0 * t, w, 2.0 * t, cursor.color, clip)
-            }
+            CursorShape::Beam => self.rect(x, top, thick, h, cursor.color, clip),
+            CursorShape::Underline => self.rect(x, top + h - thick, w, thick, cursor.color, clip),
             CursorShape::Hidden => {}
         }
         Ok(())

@@ -87,6 +87,7 @@ pub fn font_config(config: &Config, size_px: f32) -> FontConfig {
         offset: (f.offset_x.into(), f.offset_y.into()),
         glyph_offset: (f.glyph_offset_x.into(), f.glyph_offset_y.into()),
         builtin_box_drawing: f.builtin_box_drawing,
+        cursor_thickness: config.cursor.thickness,
         size_px,
         ..FontConfig::default()
     }
@@ -479,7 +480,7 @@ impl App {
         self.shared.bindings = bindings;
         let old = std::mem::replace(&mut self.shared.config, loaded.config);
         let new = &self.shared.config;
-        if new.font != old.font
+        if font_config(new, 1.0) != font_config(&old, 1.0)
             && let Some(g) = &mut self.shared.graphics
         {
             g.set_font(new, new.font.size);
