@@ -312,7 +312,9 @@ impl RowBuilder<'_> {
         let (w, h) = ((m.width * cells) as f32, m.height as f32);
         let t = m.stroke.max(1) as f32;
         // Beam and underline: `cursor.thickness` of the cell's width, a pixel at least.
-        let thick = (self.fonts.cursor_thickness * m.width as f32).round().max(1.0);
+        let thick = (self.fonts.cursor_thickness * m.width as f32)
+            .round()
+            .max(1.0);
         let shape = match cursor.shape {
             CursorShape::Block if !overlay.focused => CursorShape::HollowBlock,
             shape => shape,

@@ -153,6 +153,11 @@ fn assert_same(seed: u64, cols: usize, rows: usize, scrollback: usize) {
     if let Some(difference) = first_difference(&expected, &got) {
         panic!("seed {seed}, {cols}x{rows}: {difference}");
     }
+    // A comparison in which the fast path never ran would prove nothing about it.
+    assert!(
+        feeder.fast_path_bytes() > 0,
+        "seed {seed}: the fast path never ran"
+    );
 }
 
 #[test]
@@ -194,13 +199,25 @@ fn plain_output_that_recycles_the_scrollback_is_the_same() {
 }
 
 /// Feeds `bytes` whole to both and compares.
-fn assert_same_bytes(bytes: &[u8]) {
+/// The same terminal from `bytes` through the feed as through vte and `Term` alone, with the
+/// fast path having written at least `fast` bytes of it.
+fn assert_same_bytes_fast(bytes: &[u8], fast_bytes: u64) {
     let mut plain = new_term(80, 24, 100);
     let mut fast = new_term(80, 24, 100);
     Processor::<StdSyncHandler>::new().advance(&mut plain, bytes);
-    Feeder::new().advance(&mut fast, bytes);
+    let mut feeder = Feeder::new();
+    feeder.advance(&mut fast, bytes);
     let (expected, got) = states(&mut plain, &mut fast);
     assert_eq!(expected, got);
+    assert!(
+        feeder.fast_path_bytes() >= fast_bytes,
+        "the fast path wrote {} bytes, fewer than {fast_bytes}",
+        feeder.fast_path_bytes()
+    );
+}
+
+fn assert_same_bytes(bytes: &[u8]) {
+    assert_same_bytes_fast(bytes, 0);
 }
 
 #[test]
@@ -223,5 +240,9 @@ fn a_synchronized_update_holds_back_long_runs_too() {
 
 #[test]
 fn rep_repeats_the_last_character_of_a_run() {
-    assert_same_bytes(b"abcdefghijklmnopqrstuvwxyz\x1b[5b|0123456789abcdefghij\x1b[b");
+    // Runs longer than MIN_RUN (32), so the fast path writes them and REP must still find
+    // the run's last character, which goes through vte for exactly that reason.
+    let bytes = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ\x1b[5b|\
+                  0123456789abcdefghijklmnopqrstuvwxyz0123456789\x1b[b";
+    assert_same_bytes_fast(bytes, 2 * 40);
 }

@@ -74,11 +74,19 @@ pub struct Feeder {
     in_ground: bool,
     /// The working directory the program last reported (OSC 7), not yet taken.
     reported_directory: Option<std::path::PathBuf>,
+    /// Bytes written into the grid by the fast path, not through vte: what the differential
+    /// tests check was exercised at all.
+    fast_path_bytes: u64,
 }
 
 impl Feeder {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Bytes the fast path has written so far (the rest went through vte and `Term`).
+    pub fn fast_path_bytes(&self) -> u64 {
+        self.fast_path_bytes
     }
 
     /// The working directory the program reported (OSC 7) since the last call, if any.
@@ -216,6 +224,7 @@ impl Feeder {
             self.in_ground = true;
             if ascii::can_write(term, self.mirror.active_charset) {
                 ascii::write(term, text);
+                self.fast_path_bytes += text.len() as u64;
             } else {
                 self.parse(term, text);
             }
