@@ -171,6 +171,9 @@ options! {
         glyph_offset_x: i8 = 0, within(-20..=20);
         /// Pixels every glyph is moved down within its cell; -20 to 20.
         glyph_offset_y: i8 = 0, within(-20..=20);
+        /// Families tried in order for characters `family` lacks (CJK, symbols), before the
+        /// system's own fallback, e.g. ["Noto Sans Mono CJK JP", "Symbols Nerd Font"].
+        fallback: Vec<String> = Vec::new(), any;
         /// Draw box drawing, block elements and powerline symbols as built-in sprites that
         /// join cell to cell, instead of the font's glyphs.
         builtin_box_drawing: bool = true, any;

@@ -44,6 +44,9 @@ pub struct FontConfig {
     pub builtin_box_drawing: bool,
     /// A beam or underline cursor's thickness, as a fraction of the cell's width.
     pub cursor_thickness: f32,
+    /// Families tried in order for characters the main family lacks, before the system's
+    /// own fallback (which picks by script).
+    pub fallback: Vec<String>,
     /// The font size in physical pixels (points × scale factor × 96/72).
     pub size_px: f32,
     /// Load system fonts for fallback (CJK, symbols, emoji). Costs 15–55 ms at start-up.
@@ -61,6 +64,7 @@ impl Default for FontConfig {
             glyph_offset: (0, 0),
             builtin_box_drawing: true,
             cursor_thickness: 0.15,
+            fallback: Vec::new(),
             size_px: 16.0,
             system_fonts: true,
         }
@@ -107,6 +111,8 @@ pub struct Fonts {
     glyph_offset: (i32, i32),
     pub builtin_box_drawing: bool,
     pub cursor_thickness: f32,
+    /// `fallback`, as installed families.
+    fallback: Vec<String>,
     size: f32,
     metrics: CellMetrics,
     shaper: Buffer,
@@ -148,6 +154,17 @@ impl Fonts {
             FontSystem::new_with_locale_and_db(locale.unwrap_or_else(|| "en-US".into()), db);
         let size = config.size_px.clamp(4.0, 200.0);
         let metrics = with_offset(cell_metrics(&mut system, &family, size)?, config.offset);
+        let fallback = config
+            .fallback
+            .iter()
+            .filter_map(|name| {
+                let found = family_exists(system.db(), name);
+                if !found {
+                    tracing::warn!(family = %name, "fallback font family not installed; skipped");
+                }
+                found.then(|| name.clone())
+            })
+            .collect();
         let shaper = Buffer::new(&mut system, Metrics::new(size, metrics.height as f32));
         Ok(Self {
             system,
@@ -157,6 +174,7 @@ impl Fonts {
             glyph_offset: config.glyph_offset,
             builtin_box_drawing: config.builtin_box_drawing,
             cursor_thickness: config.cursor_thickness.clamp(0.0, 1.0),
+            fallback,
             size,
             metrics,
             shaper,
@@ -186,12 +204,24 @@ impl Fonts {
 
     fn shape_uncached(&mut self, text: &str, style: GlyphStyle, cells: u32) -> Vec<PlacedGlyph> {
         let emoji = text.chars().any(is_emoji);
-        let family = match (emoji, style.bold, style.italic) {
-            (true, _, _) => Family::Name(EMOJI_FAMILY),
-            (false, true, false) => Family::Name(&self.styled[0]),
-            (false, false, true) => Family::Name(&self.styled[1]),
-            (false, true, true) => Family::Name(&self.styled[2]),
-            (false, false, false) => Family::Name(&self.family),
+        let main = match (style.bold, style.italic) {
+            (true, false) => &self.styled[0],
+            (false, true) => &self.styled[1],
+            (true, true) => &self.styled[2],
+            (false, false) => &self.family,
+        };
+        let fallback = if emoji || covers(&mut self.system, main, text) {
+            None
+        } else {
+            self.fallback
+                .iter()
+                .find(|f| covers(&mut self.system, f, text))
+                .cloned()
+        };
+        let family = match (emoji, &fallback) {
+            (true, _) => Family::Name(EMOJI_FAMILY),
+            (false, Some(f)) => Family::Name(f),
+            (false, None) => Family::Name(main),
         };
         let attrs = Attrs::new()
             .family(family)
@@ -278,6 +308,24 @@ fn fontconfig_match(name: &str) -> Option<String> {
 #[cfg(not(target_os = "linux"))]
 fn fontconfig_match(_name: &str) -> Option<String> {
     None
+}
+
+/// Whether `family`'s regular face has a glyph for every character of `text`.
+fn covers(system: &mut FontSystem, family: &str, text: &str) -> bool {
+    let query = Query {
+        families: &[Family::Name(family)],
+        ..Query::default()
+    };
+    let Some(id) = system.db().query(&query) else {
+        return false;
+    };
+    let Some(font) = system.get_font(id, Weight::NORMAL) else {
+        return false;
+    };
+    let charmap = font.as_swash().charmap();
+    text.chars()
+        .filter(|c| !c.is_control())
+        .all(|c| charmap.map(c) != 0)
 }
 
 fn family_exists(db: &fontdb::Database, name: &str) -> bool {
@@ -381,5 +429,30 @@ mod resolve_tests {
             Some("dejavu sans mono"),
             "an installed family is used as named"
         );
+    }
+
+    #[test]
+    fn fallback_families_are_tried_in_order_for_what_the_main_one_lacks() {
+        let font_of = |fallback: &[&str], text: &str| {
+            let mut fonts = Fonts::new(&FontConfig {
+                fallback: fallback.iter().map(|f| f.to_string()).collect(),
+                ..FontConfig::default()
+            })
+            .unwrap();
+            let style = GlyphStyle {
+                bold: false,
+                italic: false,
+            };
+            fonts.shape(text, style, 2).first().map(|g| g.key.font_id)
+        };
+        let serif = font_of(&["Noto Serif CJK JP", "Noto Sans CJK JP"], "漢");
+        let sans = font_of(&["Noto Sans CJK JP", "Noto Serif CJK JP"], "漢");
+        assert!(serif.is_some() && sans.is_some());
+        assert_ne!(
+            serif, sans,
+            "the first fallback that has the glyph draws it"
+        );
+        // What the main family has is never taken from a fallback.
+        assert_eq!(font_of(&["Noto Serif CJK JP"], "A"), font_of(&[], "A"));
     }
 }

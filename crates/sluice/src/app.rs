@@ -88,6 +88,7 @@ pub fn font_config(config: &Config, size_px: f32) -> FontConfig {
         glyph_offset: (f.glyph_offset_x.into(), f.glyph_offset_y.into()),
         builtin_box_drawing: f.builtin_box_drawing,
         cursor_thickness: config.cursor.thickness,
+        fallback: f.fallback.clone(),
         size_px,
         ..FontConfig::default()
     }
