@@ -365,6 +365,12 @@ impl Config {
             pick(self.colors.background, theme.background),
         );
         palette.set_cursor(pick(self.colors.cursor, theme.cursor));
+        if let Some(c) = self.colors.dim_foreground {
+            palette.set_dim_foreground(c.0);
+        }
+        if let Some(c) = self.colors.bright_foreground {
+            palette.set_bright_foreground(c.0);
+        }
         for (index, color) in &self.colors.indexed {
             if let Ok(i @ 16..=255) = index.parse::<usize>() {
                 palette.set(i, color.0);

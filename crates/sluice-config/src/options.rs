@@ -187,6 +187,17 @@ options! {
         background: Option<HexColor> = None, any;
         /// The cursor; unset: the theme's.
         cursor: Option<HexColor> = None, any;
+        /// The character under a block cursor; unset: its cell's background.
+        cursor_text: Option<HexColor> = None, any;
+        /// Selected text; with selection_background (both, or the selected cells' own
+        /// colours are swapped, as xterm does).
+        selection_foreground: Option<HexColor> = None, any;
+        /// Behind selected text; with selection_foreground.
+        selection_background: Option<HexColor> = None, any;
+        /// Dim text without a colour of its own (SGR 2); unset: two thirds of the foreground.
+        dim_foreground: Option<HexColor> = None, any;
+        /// Bold text without a colour of its own, where bold brightens; unset: bright white.
+        bright_foreground: Option<HexColor> = None, any;
         /// Search matches: amber for every match and orange for the one the user is on (as in
         /// most editors), with black text so both read on any theme.
         search_match: HexColor = HexColor::from_hex(0xe6c547), any;

@@ -38,6 +38,16 @@ pub struct Overlay {
     pub cursor: Option<Cursor>,
     pub selection: Option<ViewportSelection>,
     pub focused: bool,
+    pub colors: OverlayColors,
+}
+
+/// Colours of what is drawn over the cells, from the configuration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct OverlayColors {
+    /// Selected cells' text and background; `None`: the cell's own, swapped.
+    pub selection: Option<(sluice_term::Rgb, sluice_term::Rgb)>,
+    /// The character under a block cursor; `None`: the cell's background.
+    pub cursor_text: Option<sluice_term::Rgb>,
 }
 
 /// The columns of `row` the selection covers, as a half-open range.
@@ -76,9 +86,15 @@ pub fn row_hash(
             1 << 63 | (cursor.col as u64) << 32 | (cursor.shape as u64) << 24 | rgb(cursor.color),
         );
         h = mix(h, cursor.wide as u64 | (overlay.focused as u64) << 1);
+        if let Some(c) = overlay.colors.cursor_text {
+            h = mix(h, 1 << 61 | rgb(c));
+        }
     }
     if let Some((a, b)) = selected_columns(overlay.selection, row, snapshot.cols) {
         h = mix(h, 1 << 62 | (a as u64) << 20 | b as u64);
+        if let Some((fg, bg)) = overlay.colors.selection {
+            h = mix(h, rgb(fg) << 24 | rgb(bg));
+        }
     }
     h
 }

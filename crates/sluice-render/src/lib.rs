@@ -23,6 +23,7 @@ mod renderer;
 mod rows;
 mod surface;
 
+pub use damage::OverlayColors;
 pub use decorations::{Decorations, Label, Mark};
 pub use error::{Error, Result};
 pub use font::{CellMetrics, FontConfig};

@@ -4,7 +4,7 @@ use sluice_term::Snapshot;
 use wgpu::util::DeviceExt;
 
 use crate::atlas::{ATLAS_SIZE, Atlas};
-use crate::damage::{self, Overlay, UNDRAWN};
+use crate::damage::{self, Overlay, OverlayColors, UNDRAWN};
 use crate::decorations::Decorations;
 use crate::error::Result;
 use crate::font::{CellMetrics, FontConfig, Fonts};
@@ -151,6 +151,7 @@ impl Renderer {
             decorations: Decorations::default(),
             decorations_changed: false,
             focused: true,
+            colors: OverlayColors::default(),
         }
     }
 
@@ -227,14 +228,16 @@ impl Renderer {
             cursor: snapshot.cursor,
             selection: snapshot.selection,
             focused: view.focused,
+            colors: view.colors,
         };
         let cursor_row = overlay.cursor.map(|c| c.row);
         let everything = damage.full
             || std::mem::take(&mut view.decorations_changed)
             || view.drawn.iter().all(|&h| h == UNDRAWN)
-            || view
-                .last_overlay
-                .is_none_or(|o| o.selection != overlay.selection || o.focused != overlay.focused);
+            || view.last_overlay.is_none_or(|o| {
+                (o.selection, o.focused, o.colors)
+                    != (overlay.selection, overlay.focused, overlay.colors)
+            });
 
         let mut encoder = self
             .device
@@ -435,6 +438,9 @@ pub struct PaneView {
     decorations_changed: bool,
     /// Whether the pane has the keyboard (an unfocused block cursor is drawn hollow).
     pub focused: bool,
+    /// The selection's and the cursor's text colours (`colors.selection_*`,
+    /// `colors.cursor_text`).
+    pub colors: OverlayColors,
 }
 
 impl PaneView {

@@ -90,9 +90,13 @@ impl RowBuilder<'_> {
         let cells = decorations.apply(&snapshot.lines[row], row);
         let cells = &cells[..];
         let selected = selected_columns(overlay.selection, row, snapshot.cols);
+        let selection_colors = overlay.colors.selection;
         let colors = |col: usize, cell: &RenderCell| -> (Rgb, Rgb) {
             let mut inverse = cell.flags.contains(CellFlags::INVERSE);
             if selected.is_some_and(|(a, b)| col >= a && col < b) {
+                if let Some(colors) = selection_colors {
+                    return colors;
+                }
                 inverse = !inverse;
             }
             if inverse {
@@ -154,7 +158,10 @@ impl RowBuilder<'_> {
                 cells,
                 overlay,
                 cursor,
-                colors(cursor.col, &cells[cursor.col]).1,
+                overlay
+                    .colors
+                    .cursor_text
+                    .unwrap_or(colors(cursor.col, &cells[cursor.col]).1),
                 clip,
             )?;
         }

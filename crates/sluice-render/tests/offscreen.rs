@@ -351,3 +351,33 @@ fn cell_offsets_glyph_offsets_and_builtin_box_drawing_are_honoured() {
     );
     assert!(plain != moved, "the glyph offset moves the text");
 }
+
+#[test]
+fn selection_and_cursor_text_colours_are_drawn_and_tracked_as_damage() {
+    let mut gpu = offscreen();
+    let m = gpu.renderer.cell_metrics();
+    let mut replay = Replay::new(10, 2, 0);
+    replay.feed(b"abcdefgh");
+    replay.select(Some(((0, 0), (0, 3))), false);
+    let mut snapshot = Snapshot::default();
+    let swapped = render(&mut gpu, &mut replay, &mut snapshot);
+    let green = sluice_term::Rgb {
+        r: 0x10,
+        g: 0xa0,
+        b: 0x20,
+    };
+    gpu.view.colors.selection = Some((sluice_term::Rgb::default(), green));
+    // Nothing changed in the terminal: only the colours, which must still redraw the row.
+    replay.update_snapshot(&mut snapshot);
+    gpu.render(&mut snapshot);
+    let colored = gpu.read_frame().unwrap();
+    assert!(swapped != colored);
+    let inside = colored.pixel(m.width + 1, 1);
+    assert_eq!(
+        inside,
+        [0x10, 0xa0, 0x20, 255],
+        "the selection's background"
+    );
+    let outside = colored.pixel(m.width * 6, 1);
+    assert_ne!(outside, [0x10, 0xa0, 0x20, 255]);
+}

@@ -108,6 +108,16 @@ impl Palette {
         self.colors[NamedColor::Cursor as usize] = color;
     }
 
+    /// Dim text's colour where it has none of its own (configuration).
+    pub fn set_dim_foreground(&mut self, color: Rgb) {
+        self.colors[NamedColor::DimForeground as usize] = color;
+    }
+
+    /// Bright (bold) text's colour where it has none of its own (configuration).
+    pub fn set_bright_foreground(&mut self, color: Rgb) {
+        self.colors[NamedColor::BrightForeground as usize] = color;
+    }
+
     /// Replaces slot `index` (configuration).
     pub fn set(&mut self, index: usize, color: Rgb) {
         self.colors[index] = color;

@@ -37,6 +37,14 @@ impl Window {
                 .is_some_and(|c| c.blinking),
         );
         let hollow_unfocused = shared.config.cursor.unfocused_hollow;
+        let c = &shared.config.colors;
+        let overlay_colors = sluice_render::OverlayColors {
+            selection: c
+                .selection_foreground
+                .zip(c.selection_background)
+                .map(|(fg, bg)| (fg.0, bg.0)),
+            cursor_text: c.cursor_text.map(|t| t.0),
+        };
         let (blink_on, _) = self.blink.update(blinking, self.has_focus, start);
         for &(id, _) in &visible {
             let Some(pane) = self.panes.get_mut(&id) else {
@@ -44,6 +52,7 @@ impl Window {
             };
             let has_keyboard = Some(id) == focused;
             pane.view.focused = !hollow_unfocused || (has_keyboard && self.has_focus);
+            pane.view.colors = overlay_colors;
             let mut extra = Vec::new();
             let mut cursor_shown = true;
             if has_keyboard {
