@@ -318,8 +318,12 @@ impl Config {
     /// What a pane runs when no command is given: `terminal.shell`, else `None` (the user's
     /// shell).
     pub fn shell(&self) -> Option<Vec<std::ffi::OsString>> {
-        (!self.terminal.shell.is_empty())
-            .then(|| self.terminal.shell.iter().map(Into::into).collect())
+        if !self.terminal.shell.is_empty() {
+            return Some(self.terminal.shell.iter().map(Into::into).collect());
+        }
+        self.terminal
+            .login_shell
+            .then(|| vec![sluice_pty::default_shell().into(), "-l".into()])
     }
 
     /// `terminal.env` as the PTY takes it.
@@ -829,6 +833,22 @@ mod tests {
         let (config, problems) = parse("[colors]\ntheme = \"nope\"\n");
         assert_eq!(config.colors.theme, themes::DEFAULT_THEME);
         assert!(problems[0].contains("no theme \"nope\""), "{problems:?}");
+    }
+
+    #[test]
+    fn the_shell_is_the_configured_one_or_a_login_shell_or_none() {
+        let mut config = Config::default();
+        assert_eq!(
+            config.shell(),
+            None,
+            "the user's shell, as the PTY finds it"
+        );
+        config.terminal.login_shell = true;
+        let login = config.shell().unwrap();
+        assert_eq!(login.len(), 2);
+        assert_eq!(login[1], "-l");
+        config.terminal.shell = vec!["fish".into(), "-i".into()];
+        assert_eq!(config.shell(), Some(vec!["fish".into(), "-i".into()]));
     }
 
     #[test]

@@ -269,6 +269,9 @@ options! {
         /// The program new panes run, and its arguments; unset: your shell ($SHELL, else your
         /// passwd entry, else /bin/sh). `-e` wins.
         shell: Vec<String> = Vec::new(), any;
+        /// Start your shell (when `shell` is unset) as a login shell (`-l`), so it reads
+        /// ~/.profile; macOS terminals do, Linux ones by default do not.
+        login_shell: bool = false, any;
         /// Where new windows start when no pane is focused; unset: Sluice's own directory.
         /// `--working-directory` wins.
         working_directory: Option<String> = None, some_not_blank("directory");
