@@ -255,8 +255,13 @@ impl ApplicationHandler<UserEvent> for App {
     fn user_event(&mut self, event_loop: &ActiveEventLoop, event: UserEvent) {
         match event {
             UserEvent::Wakeup(id) => {
-                if let Some(window) = self.windows.values_mut().find(|w| w.has_pane(id)) {
-                    window.wakeup(&mut self.shared, id);
+                if let Some(window) = self
+                    .windows
+                    .values()
+                    .find(|w| w.has_pane(id))
+                    .map(Window::id)
+                {
+                    self.guarded(window, |w, shared| w.wakeup(shared, id));
                 }
             }
             UserEvent::ChildExited(id) => {
@@ -290,7 +295,8 @@ impl ApplicationHandler<UserEvent> for App {
             self.windows.remove(&id);
             self.exit_code = 0;
         } else {
-            window.event(&mut self.shared, event);
+            let _ = window;
+            self.guarded(id, |w, shared| w.event(shared, event));
         }
         self.after_event(event_loop);
     }
@@ -399,6 +405,23 @@ impl App {
                 self.error = Some(err.context("the GPU device was lost and cannot be replaced"));
                 event_loop.exit();
             }
+        }
+    }
+
+    /// Runs `f` on window `id`, containing a panic: a bug in handling one window's event
+    /// closes that window (its programs are hung up on, as when it is closed) and is
+    /// reported, and the process and its other windows carry on.
+    fn guarded(&mut self, id: WindowId, f: impl FnOnce(&mut Window, &mut Shared)) {
+        let Some(window) = self.windows.get_mut(&id) else {
+            return;
+        };
+        let shared = &mut self.shared;
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(window, shared)));
+        if let Err(panic) = outcome {
+            let message = sluice_pty::panic_message(&*panic);
+            tracing::error!(%message, "handling a window's event panicked; closing that window");
+            eprintln!("sluice: a window failed ({message}) and was closed");
+            self.windows.remove(&id);
         }
     }
 

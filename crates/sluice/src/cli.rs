@@ -115,6 +115,10 @@ pub struct Cli {
     #[arg(long, hide = true)]
     pub debug_parser_panic: bool,
 
+    /// Make a window's key handling panic (tests of panic containment in the UI thread).
+    #[arg(long, hide = true)]
+    pub debug_window_panic: bool,
+
     /// Destroy the GPU device this many seconds after start (tests of its recovery).
     #[arg(long, hide = true, value_name = "SECONDS")]
     pub debug_lose_gpu_after: Option<f64>,

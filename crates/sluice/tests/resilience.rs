@@ -141,3 +141,28 @@ fn closing_panes_during_floods_leaves_no_thread_behind() {
     assert_eq!(list["windows"].as_array().unwrap().len(), 1);
     assert_eq!(list["windows"][0]["tabs"].as_array().unwrap().len(), 1);
 }
+
+#[test]
+fn a_panic_handling_one_windows_event_closes_that_window_only() {
+    let s = Sluice::start(
+        "ui-panic",
+        &["--debug-window-panic", "--size", "40x8", "-e", "sh"],
+    );
+    let dir = s.dir.to_str().unwrap().to_owned();
+    let (ok, out, err) = s.msg(&["create-window", "--working-directory", &dir, "-e", "sh"]);
+    assert!(ok, "{err}");
+    let created: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let pane = created["pane"].to_string();
+    // A key in the first window panics its handler: that window goes, the process stays.
+    s.xdotool(&["windowfocus", "--sync", &s.window]);
+    s.xdotool(&["key", "a"]);
+    wait_until(Duration::from_secs(10), || {
+        s.list()["windows"].as_array().unwrap().len() == 1
+    })
+    .unwrap_or_else(|()| panic!("the failed window closes; log:\n{}", s.log()));
+    assert!(s.log().contains("a window failed"), "{}", s.log());
+    std::thread::sleep(Duration::from_millis(300));
+    let (ok, _, err) = s.msg(&["send-text", "--pane", &pane, "touch still-alive\n"]);
+    assert!(ok, "{err}");
+    s.wait_for_path("still-alive");
+}

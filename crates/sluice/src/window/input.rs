@@ -180,6 +180,9 @@ impl Window {
     }
 
     fn key(&mut self, shared: &mut Shared, event: &KeyEvent) {
+        if shared.cli.debug_window_panic && event.state == ElementState::Pressed {
+            panic!("--debug-window-panic: a key was pressed");
+        }
         let key = KeyInput::from_event(event);
         actions::key_input(
             &mut WindowContext {
