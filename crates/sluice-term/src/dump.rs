@@ -42,6 +42,7 @@ pub(crate) fn dump<T>(
     palette: &Palette,
     format: DumpFormat,
     scrollback: bool,
+    working_directory: Option<&std::path::Path>,
 ) -> String {
     let first = if scrollback {
         -(term.grid().history_size() as i32)
@@ -52,7 +53,7 @@ pub(crate) fn dump<T>(
     match format {
         DumpFormat::Text => text(lines),
         DumpFormat::Ansi => ansi(lines),
-        DumpFormat::Json => json(term, palette, lines, first),
+        DumpFormat::Json => json(term, palette, lines, first, working_directory),
     }
 }
 
@@ -180,6 +181,9 @@ struct JsonScreen {
     history: usize,
     cursor: JsonCursor,
     lines: Vec<JsonLine>,
+    /// The directory the program last reported with OSC 7, if it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    working_directory: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -235,6 +239,7 @@ fn json<'a, T>(
     palette: &Palette,
     lines: impl Iterator<Item = &'a Row<Cell>>,
     first: i32,
+    working_directory: Option<&std::path::Path>,
 ) -> String {
     let colors = term.colors();
     let mut out_lines = Vec::new();
@@ -283,6 +288,7 @@ fn json<'a, T>(
                 .contains(alacritty_terminal::term::TermMode::SHOW_CURSOR),
         },
         lines: out_lines,
+        working_directory: working_directory.map(|d| d.to_string_lossy().into_owned()),
     };
     serde_json::to_string_pretty(&screen).expect("plain data serialises") + "\n"
 }

@@ -87,6 +87,7 @@ pub(crate) struct Parser {
     pub(crate) queue: EventQueue,
     pub(crate) writer: PtyWriter,
     pub(crate) mailbox: Arc<Mailbox>,
+    pub(crate) reported_directory: Arc<std::sync::Mutex<Option<std::path::PathBuf>>>,
     /// Set, with the panic's message, if parsing panicked.
     pub(crate) failure: Arc<OnceLock<String>>,
     pub(crate) wake: Wake,
@@ -237,6 +238,10 @@ impl Parser {
             .osc_dropped
             .store(feeder.osc_dropped(), Ordering::Relaxed);
         if let Some(dir) = feeder.take_reported_directory() {
+            *self
+                .reported_directory
+                .lock()
+                .unwrap_or_else(|e| e.into_inner()) = Some(dir.clone());
             self.mailbox.post(TermEvent::WorkingDirectory(dir));
             (self.wake)();
         }

@@ -75,7 +75,7 @@ impl Replay {
     }
 
     pub fn dump(&self, format: DumpFormat, scrollback: bool) -> String {
-        dump::dump(&self.term, &self.palette, format, scrollback)
+        dump::dump(&self.term, &self.palette, format, scrollback, None)
     }
 
     /// The terminal itself, for tests and fuzz targets that compare it with another.

@@ -130,6 +130,8 @@ pub struct Terminal {
     stats: Arc<ParserStats>,
     shutdown: Arc<AtomicBool>,
     mailbox: Arc<Mailbox>,
+    /// The working directory the program last reported (OSC 7), for dumps.
+    reported_directory: Arc<Mutex<Option<std::path::PathBuf>>>,
     failure: Arc<OnceLock<String>>,
     writer: PtyWriter,
     parser: Option<JoinHandle<()>>,
@@ -163,6 +165,7 @@ impl Terminal {
         let stats = Arc::new(ParserStats::default());
         let shutdown = Arc::new(AtomicBool::new(false));
         let mailbox = Arc::new(Mailbox::default());
+        let reported_directory = Arc::new(Mutex::new(None));
         let failure = Arc::new(OnceLock::new());
         let ring_waker = ring.waker();
 
@@ -172,6 +175,7 @@ impl Terminal {
             queue,
             writer: writer.clone(),
             mailbox: mailbox.clone(),
+            reported_directory: reported_directory.clone(),
             failure: failure.clone(),
             wake,
             frame_pending: frame_pending.clone(),
@@ -197,6 +201,7 @@ impl Terminal {
             stats,
             shutdown,
             mailbox,
+            reported_directory,
             failure,
             writer,
             parser: Some(parser),
@@ -268,7 +273,18 @@ impl Terminal {
 
     /// Renders the screen (and optionally the history) as text, ANSI or JSON.
     pub fn dump(&self, format: DumpFormat, scrollback: bool) -> String {
-        dump::dump(&self.term.lock(), &self.palette.get(), format, scrollback)
+        let directory = self
+            .reported_directory
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        dump::dump(
+            &self.term.lock(),
+            &self.palette.get(),
+            format,
+            scrollback,
+            directory.as_deref(),
+        )
     }
 
     /// Runs `f` with the terminal locked. For tests and tools; keep it short.

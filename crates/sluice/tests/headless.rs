@@ -559,3 +559,20 @@ fn a_launchers_startup_notification_is_not_passed_to_programs() {
     let screen = String::from_utf8_lossy(&out.stdout);
     assert!(screen.contains("startup=none,none"), "{screen}");
 }
+
+#[test]
+fn the_json_dump_reports_the_directory_the_shell_reported() {
+    let run = common::sh(
+        &["--size", "20x2", "--dump", "json"],
+        r"printf '\033]7;file://localhost/srv/my%%20dir\007'",
+    );
+    let dump: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(dump["working_directory"], "/srv/my dir");
+    // Another host's directory (a shell over ssh) is not this machine's.
+    let run = common::sh(
+        &["--size", "20x2", "--dump", "json"],
+        r"printf '\033]7;file://elsewhere.example/tmp\007'",
+    );
+    let dump: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert!(dump.get("working_directory").is_none(), "{dump}");
+}
