@@ -103,7 +103,8 @@ fn remote(msg: &cli::MsgArgs) -> ExitCode {
 }
 
 /// Logs go to stderr (and to `debug.log_file` if set), filtered by `SLUICE_LOG` (e.g.
-/// `SLUICE_LOG=debug`), else `-q`/`-v`, else `debug.log_level` (warnings by default).
+/// `SLUICE_LOG=debug`) or `RUST_LOG`, else `-q`/`-v`, else `debug.log_level` (warnings by
+/// default).
 fn init_logging(cli: &Cli, config: &config::Config) {
     let level = match (cli.quiet, cli.verbose) {
         (true, _) => "error".to_owned(),
@@ -113,6 +114,7 @@ fn init_logging(cli: &Cli, config: &config::Config) {
         (false, _) => "trace".to_owned(),
     };
     let filter = tracing_subscriber::EnvFilter::try_from_env("SLUICE_LOG")
+        .or_else(|_| tracing_subscriber::EnvFilter::try_from_env("RUST_LOG"))
         .or_else(|_| tracing_subscriber::EnvFilter::try_new(&level))
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
     let file = config.debug.log_file.as_deref().and_then(|path| {

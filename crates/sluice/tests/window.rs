@@ -482,3 +482,41 @@ fn configuration_problems_show_in_a_bar_that_a_click_dismisses() {
     let (run, _, _) = bar("dismissed.png");
     assert_eq!(run, 0, "the bar is gone after a click on it");
 }
+
+#[test]
+fn an_o_option_goes_over_the_file_and_survives_a_reload() {
+    let s = Sluice::start_with_config(
+        "o-reload",
+        &[
+            "-o",
+            "colors.theme=\"solarized-dark\"",
+            "--size",
+            "40x8",
+            "-e",
+            "sh",
+        ],
+        "[colors]\ntheme = \"gruvbox-light\"\n",
+    );
+    let share = |name: &str, color: [u8; 4]| {
+        let (w, h, rgba) = screenshot(&s.x.display, &s.window, &s.dir.join(name));
+        rgba.chunks(4).filter(|p| *p == color).count() as f64 / (w * h) as f64
+    };
+    let solarized = [0x00, 0x2b, 0x36, 255];
+    assert!(share("start.png", solarized) > 0.8, "-o wins over the file");
+    // The file changes (another option, and its theme again): -o still wins, and the
+    // file's other change applies.
+    let file = s.dir.join("config/sluice/sluice.toml");
+    std::fs::write(
+        &file,
+        "[colors]\ntheme = \"gruvbox-light\"\n[window]\ntitle = \"Sluice reloaded\"\n",
+    )
+    .unwrap();
+    wait_until(Duration::from_secs(10), || {
+        s.xdotool(&["getwindowname", &s.window]).trim() == "Sluice reloaded"
+    })
+    .expect("the reload applied the new title");
+    assert!(
+        share("reloaded.png", solarized) > 0.8,
+        "-o survives the reload"
+    );
+}

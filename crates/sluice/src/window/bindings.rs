@@ -36,6 +36,9 @@ pub enum Action {
     ToggleFreeze,
     ToggleMetricsOverlay,
     NewWindow,
+    /// A new Sluice process (its own windows, its own GPU device), in the focused pane's
+    /// directory.
+    NewInstance,
     NewTab,
     /// Close the focused pane (and its tab or window with it, if it was the last).
     ClosePane,
@@ -72,6 +75,7 @@ impl Action {
             "ToggleFreeze" => Action::ToggleFreeze,
             "ToggleMetricsOverlay" => Action::ToggleMetricsOverlay,
             "CreateNewWindow" => Action::NewWindow,
+            "SpawnNewInstance" => Action::NewInstance,
             "CreateNewTab" => Action::NewTab,
             "ClosePane" => Action::ClosePane,
             "SelectNextTab" => Action::NextTab,

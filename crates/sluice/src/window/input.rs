@@ -239,6 +239,23 @@ impl Window {
                 let spawn = self.spawn_here();
                 self.requests.push(Request::NewWindow(spawn));
             }
+            Action::NewInstance => match std::env::current_exe() {
+                Ok(exe) => {
+                    let mut command = std::process::Command::new(exe);
+                    if let Some(dir) = self.focused_directory() {
+                        command.current_dir(dir);
+                    }
+                    match command.spawn() {
+                        Ok(mut child) => {
+                            let _ = std::thread::Builder::new()
+                                .name("new-instance".into())
+                                .spawn(move || child.wait());
+                        }
+                        Err(err) => tracing::warn!(%err, "cannot start a new Sluice"),
+                    }
+                }
+                Err(err) => tracing::warn!(%err, "cannot find Sluice's own binary"),
+            },
             Action::NewTab => {
                 let spawn = self.spawn_here();
                 if let Err(err) = self.new_tab(shared, &spawn) {
