@@ -79,6 +79,25 @@ fn main() -> ExitCode {
     }
 }
 
+/// Where a window's log goes when Sluice was started without a terminal on stderr (from a
+/// launcher, whose output nobody reads): `$XDG_STATE_HOME/sluice/sluice.log`
+/// (`~/.local/state/…`). Headless runs and `sluice msg` are run from terminals; they log to
+/// stderr only.
+fn default_log_file(cli: &Cli) -> Option<std::path::PathBuf> {
+    // SAFETY: isatty only inspects the descriptor.
+    let on_terminal = unsafe { libc::isatty(libc::STDERR_FILENO) } == 1;
+    if on_terminal || cli.headless || cli.subcommand.is_some() {
+        return None;
+    }
+    let state = std::env::var_os("XDG_STATE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(std::path::PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".local/state"))
+        })?;
+    Some(state.join("sluice").join("sluice.log"))
+}
+
 /// `sluice msg`: sends one request to a running instance and prints its answer as JSON.
 fn remote(msg: &cli::MsgArgs) -> ExitCode {
     let answer = ipc::find_socket(msg.socket.as_deref())
@@ -117,15 +136,31 @@ fn init_logging(cli: &Cli, config: &config::Config) {
         .or_else(|_| tracing_subscriber::EnvFilter::try_from_env("RUST_LOG"))
         .or_else(|_| tracing_subscriber::EnvFilter::try_new(&level))
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    let file = config.debug.log_file.as_deref().and_then(|path| {
-        std::fs::OpenOptions::new()
+    let path = config
+        .debug
+        .log_file
+        .as_ref()
+        .map(std::path::PathBuf::from)
+        .or_else(|| default_log_file(cli));
+    let file = path.as_deref().and_then(|path| {
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
             .map_err(|err| {
-                eprintln!("sluice: debug.log_file {path}: {err}; logging to stderr only")
+                eprintln!(
+                    "sluice: log file {}: {err}; logging to stderr only",
+                    path.display()
+                )
             })
-            .ok()
+            .ok()?;
+        if config.debug.log_file.is_none() {
+            eprintln!("sluice: logging to {}", path.display());
+        }
+        Some(file)
     });
     let builder = tracing_subscriber::fmt().with_env_filter(filter);
     match file {

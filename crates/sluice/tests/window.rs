@@ -457,6 +457,11 @@ fn title_and_class_come_from_the_command_line() {
         class.contains("\"sluicetest\", \"SluiceTest\""),
         "WM_CLASS is instance, class: {class}"
     );
+    // Started without a terminal on stderr (as from a launcher): the log also goes to the
+    // state directory, and its path is said at start-up.
+    let log = s.dir.join("state/sluice/sluice.log");
+    assert!(log.is_file(), "{}", s.log());
+    assert!(s.log().contains(&format!("logging to {}", log.display())));
 }
 
 #[test]

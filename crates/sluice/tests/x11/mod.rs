@@ -180,6 +180,7 @@ impl Sluice {
             .env("DISPLAY", &x.display)
             .env("XDG_RUNTIME_DIR", &runtime)
             .env("XDG_CONFIG_HOME", dir.join("config"))
+            .env("XDG_STATE_HOME", dir.join("state"))
             .env("PS1", "$ ")
             // New tabs and splits run the user's shell: the same one everywhere.
             .env("SHELL", "/bin/sh")
