@@ -504,7 +504,7 @@ impl App {
         self.shared.bindings = bindings;
         let old = std::mem::replace(&mut self.shared.config, loaded.config);
         let new = &self.shared.config;
-        if font_config(new, 1.0) != font_config(&old, 1.0)
+        if font_config(new, new.font.size) != font_config(&old, old.font.size)
             && let Some(g) = &mut self.shared.graphics
         {
             g.set_font(new, new.font.size);
