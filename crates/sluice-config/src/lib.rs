@@ -9,6 +9,9 @@
 //! one; `-o KEY=VALUE` options go over everything. The window reloads the file when it
 //! changes ([`watch`]); a file that no longer parses keeps the configuration running.
 
+/// Font sizes in points that Sluice accepts, from the file, `--font-size` or Ctrl+=/Ctrl+-.
+pub const FONT_SIZES: std::ops::RangeInclusive<f32> = 3.0..=200.0;
+
 mod options;
 mod reader;
 pub mod themes;

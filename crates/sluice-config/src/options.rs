@@ -156,7 +156,7 @@ options! {
         /// found.
         family: Option<String> = None, some_not_blank("family name");
         /// Points (at 96 dpi, 12 pt is 16 pixels); 3 to 200.
-        size: f32 = 12.0, within(3.0..=200.0);
+        size: f32 = 12.0, within(crate::FONT_SIZES);
         /// The family for bold text; unset: `family`, bold.
         bold_family: Option<String> = None, some_not_blank("family name");
         /// The family for italic text; unset: `family`, italic.

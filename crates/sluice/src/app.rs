@@ -68,7 +68,7 @@ impl Graphics {
 
     /// Changes the fonts or their size for every window (Ctrl+=, Ctrl+-, Ctrl+0, a reload).
     pub fn set_font(&mut self, config: &Config, points: f32) {
-        self.font_points = points.clamp(3.0, 200.0);
+        self.font_points = points.clamp(*config::FONT_SIZES.start(), *config::FONT_SIZES.end());
         self.font = font_config(config, points_to_pixels(self.font_points, self.scale));
         if let Err(err) = self.renderer.set_font(&self.font) {
             tracing::warn!(%err, "cannot load the font at the new size");

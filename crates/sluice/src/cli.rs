@@ -289,8 +289,12 @@ fn parse_read_ahead(s: &str) -> Result<usize, String> {
 
 fn parse_font_size(s: &str) -> Result<f32, String> {
     match s.parse::<f32>() {
-        Ok(size) if (3.0..=200.0).contains(&size) => Ok(size),
-        _ => Err(format!("{s:?} is not a font size from 3 to 200 points")),
+        Ok(size) if crate::config::FONT_SIZES.contains(&size) => Ok(size),
+        _ => Err(format!(
+            "{s:?} is not a font size from {} to {} points",
+            crate::config::FONT_SIZES.start(),
+            crate::config::FONT_SIZES.end()
+        )),
     }
 }
 
