@@ -356,17 +356,17 @@ impl Snapshot {
         palette: &Palette,
         display_offset: usize,
     ) -> bool {
-        let content = term.renderable_content();
-        let colors = content.colors;
-        let point = content.cursor.point;
+        let colors = term.colors();
+        let mode = *term.mode();
+        let (point, shape) = cursor_of(term);
         let visible_row = point.line.0 + display_offset as i32;
-        let cursor = (content.cursor.shape != CursorShape::Hidden
+        let cursor = (shape != CursorShape::Hidden
             && visible_row >= 0
             && (visible_row as usize) < self.rows)
             .then(|| Cursor {
                 row: visible_row as usize,
                 col: point.column.0,
-                shape: content.cursor.shape,
+                shape,
                 color: palette.effective(
                     colors,
                     alacritty_terminal::vte::ansi::NamedColor::Cursor as usize,
@@ -374,7 +374,8 @@ impl Snapshot {
                 wide: term.grid()[point].flags.contains(CellFlags::WIDE_CHAR),
                 blinking: term.cursor_style().blinking,
             });
-        let selection = content.selection.and_then(|range| {
+        let selection = term.selection.as_ref().and_then(|s| s.to_range(term));
+        let selection = selection.and_then(|range| {
             let to_view = |line: Line| line.0 + display_offset as i32;
             let (start, end) = (to_view(range.start.line), to_view(range.end.line));
             if end < 0 || start >= self.rows as i32 {
@@ -407,17 +408,43 @@ impl Snapshot {
 
         let changed = cursor != self.cursor
             || selection != self.selection
-            || content.mode != self.modes
+            || mode != self.modes
             || display_offset != self.display_offset
             || background != self.background
             || foreground != self.foreground;
         self.cursor = cursor;
         self.selection = selection;
-        self.modes = content.mode;
+        self.modes = mode;
         self.display_offset = display_offset;
         self.history_size = term.grid().history_size();
         self.background = background;
         self.foreground = foreground;
         changed
     }
+}
+
+/// Where the cursor is drawn and its shape, as `Term::renderable_content` has them, but
+/// without its step left from a wide character's spacer at column 0 (which underflows in
+/// alacritty_terminal 0.26): the feed mends the one way output makes that state
+/// (`limits::mend_orphan_spacer`), and a snapshot must not panic if another is found.
+fn cursor_of<T>(term: &Term<T>) -> (alacritty_terminal::index::Point, CursorShape) {
+    let mode = term.mode();
+    let vi_mode = mode.contains(TermMode::VI);
+    let mut point = if vi_mode {
+        term.vi_mode_cursor.point
+    } else {
+        term.grid().cursor.point
+    };
+    if term.grid()[point]
+        .flags
+        .contains(CellFlags::WIDE_CHAR_SPACER)
+    {
+        point.column.0 = point.column.0.saturating_sub(1);
+    }
+    let shape = if !vi_mode && !mode.contains(TermMode::SHOW_CURSOR) {
+        CursorShape::Hidden
+    } else {
+        term.cursor_style().shape
+    };
+    (point, shape)
 }

@@ -4,6 +4,7 @@
 use alacritty_terminal::event::EventListener;
 use alacritty_terminal::grid::Dimensions;
 use alacritty_terminal::index::Line;
+use alacritty_terminal::term::cell::Flags;
 use alacritty_terminal::term::{Term, TermDamage};
 
 /// Every row with its scrollback, the cursor (and the saved one), the modes and the damage
@@ -11,7 +12,8 @@ use alacritty_terminal::term::{Term, TermDamage};
 ///
 /// Of each cell's combining marks only the first `marks` count: Sluice's feed keeps at most
 /// [`MAX_COMBINING_PER_CELL`](crate::limits::MAX_COMBINING_PER_CELL) a cell (a cap), so a
-/// plain `Term` is compared as if it had kept the same.
+/// plain `Term` is compared as if it had kept the same. A wide character's spacer at column 0
+/// counts as a blank, as the feed leaves it.
 pub fn term_state<L: EventListener>(term: &mut Term<L>, marks: usize) -> String {
     let mut out = format!(
         "mode {:?}\ncursor {:?}\nsaved {:?}\n",
@@ -26,14 +28,19 @@ pub fn term_state<L: EventListener>(term: &mut Term<L>, marks: usize) -> String 
     let grid = term.grid();
     for line in grid.topmost_line().0..=grid.bottommost_line().0 {
         out += &format!("{line}");
-        for cell in &grid[Line(line)][..] {
+        for (column, cell) in grid[Line(line)][..].iter().enumerate() {
             let zerowidth = cell.zerowidth().unwrap_or_default();
+            let mut flags = cell.flags;
+            if column == 0 {
+                // The feed mends a spacer left at column 0 (`limits::mend_orphan_spacer`).
+                flags.remove(Flags::WIDE_CHAR_SPACER);
+            }
             out += &format!(
                 " [{:?} {:?} {:?} {:?} {:?} {:?} {:?}]",
                 cell.c,
                 cell.fg,
                 cell.bg,
-                cell.flags,
+                flags,
                 &zerowidth[..zerowidth.len().min(marks)],
                 cell.underline_color(),
                 cell.hyperlink(),

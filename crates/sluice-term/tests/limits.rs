@@ -89,3 +89,35 @@ fn work_is_counted_and_a_budget_stops_after_rep() {
     let rest = feeder.advance_within(&mut term, &bytes[parsed..], u64::MAX);
     assert_eq!(parsed + rest, bytes.len());
 }
+
+/// Deleting the first half of a wide character at column 0 (`CSI P`) left its spacer there, and
+/// alacritty_terminal 0.26 underflowed stepping left from it when the next snapshot placed the
+/// cursor (the `feed` fuzz target found it). The spacer becomes a blank; the snapshot, a copy
+/// of the line and a selection from column 0 work.
+#[test]
+fn deleting_half_a_wide_character_at_column_zero_panics_no_more() {
+    use alacritty_terminal::index::{Column, Line, Point, Side};
+    use alacritty_terminal::selection::{Selection, SelectionType};
+    use alacritty_terminal::term::cell::Flags;
+    use sluice_term::{Replay, Snapshot};
+
+    let mut replay = Replay::new(20, 5, 10);
+    replay.feed("漢字 after\r\x1b[P".as_bytes());
+    let mut snapshot = Snapshot::default();
+    replay.update_snapshot(&mut snapshot);
+    let cursor = snapshot.cursor.expect("the cursor is shown");
+    assert_eq!((cursor.row, cursor.col), (0, 0));
+
+    let term = replay.term_mut();
+    let row = &term.grid()[Line(0)];
+    assert!(!row[Column(0)].flags.contains(Flags::WIDE_CHAR_SPACER));
+    assert!(
+        row[Column(1)].flags.contains(Flags::WIDE_CHAR),
+        "the next one moved up"
+    );
+    let start = Point::new(Line(0), Column(0));
+    let mut selection = Selection::new(SelectionType::Simple, start, Side::Left);
+    selection.update(Point::new(Line(0), Column(9)), Side::Right);
+    term.selection = Some(selection);
+    assert_eq!(term.selection_to_string().as_deref(), Some(" 字 after"));
+}

@@ -128,6 +128,11 @@ impl<L: EventListener> Handler for Forward<'_, L> {
         limits::watch_screen(self.term, self.mirror, |t| t.unset_private_mode(mode))
     }
 
+    fn delete_chars(&mut self, count: usize) {
+        self.term.delete_chars(count);
+        limits::mend_orphan_spacer(self.term)
+    }
+
     fn decaln(&mut self) {
         self.mirror
             .add_work((self.term.columns() * self.term.screen_lines()) as u64);
@@ -161,7 +166,6 @@ impl<L: EventListener> Handler for Forward<'_, L> {
         insert_blank_lines(lines: usize);
         delete_lines(lines: usize);
         erase_chars(count: usize);
-        delete_chars(count: usize);
         move_backward_tabs(count: u16);
         move_forward_tabs(count: u16);
         save_cursor_position();
