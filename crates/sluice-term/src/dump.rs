@@ -184,6 +184,8 @@ struct JsonScreen {
     /// The directory the program last reported with OSC 7, if it did.
     #[serde(skip_serializing_if = "Option::is_none")]
     working_directory: Option<String>,
+    /// Shell integration marks (OSC 133) in the whole scrollback, from the top.
+    marks: Vec<crate::marks::Mark>,
 }
 
 #[derive(Serialize)]
@@ -289,6 +291,7 @@ fn json<'a, T>(
         },
         lines: out_lines,
         working_directory: working_directory.map(|d| d.to_string_lossy().into_owned()),
+        marks: crate::marks::marks(term),
     };
     serde_json::to_string_pretty(&screen).expect("plain data serialises") + "\n"
 }

@@ -27,7 +27,10 @@ impl Terminal {
             }
             let offset = grid.display_offset();
             let point = viewport_to_point(offset, Point::new(at.row, Column(at.col)));
-            let link = grid[point].hyperlink()?;
+            // A shell integration mark rides on a link with no target (crate::marks).
+            let link = grid[point]
+                .hyperlink()
+                .filter(|link| !crate::marks::is_mark_link(link))?;
             let mut spans = Vec::new();
             for row in 0..rows {
                 let line = viewport_to_point(offset, Point::new(row, Column(0))).line;

@@ -19,6 +19,7 @@ mod hyperlink;
 pub mod input;
 pub mod limits;
 mod listener;
+pub mod marks;
 pub mod palette;
 mod parser;
 mod replay;

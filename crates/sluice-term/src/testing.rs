@@ -13,7 +13,8 @@ use alacritty_terminal::term::{Term, TermDamage};
 /// Of each cell's combining marks only the first `marks` count: Sluice's feed keeps at most
 /// [`MAX_COMBINING_PER_CELL`](crate::limits::MAX_COMBINING_PER_CELL) a cell (a cap), so a
 /// plain `Term` is compared as if it had kept the same. A wide character's spacer at column 0
-/// counts as a blank, as the feed leaves it.
+/// counts as a blank, as the feed leaves it, and shell integration marks (`crate::marks`),
+/// which a plain `Term` does not keep, are left out.
 pub fn term_state<L: EventListener>(term: &mut Term<L>, marks: usize) -> String {
     let mut out = format!(
         "mode {:?}\ncursor {:?}\nsaved {:?}\n",
@@ -43,7 +44,7 @@ pub fn term_state<L: EventListener>(term: &mut Term<L>, marks: usize) -> String 
                 flags,
                 &zerowidth[..zerowidth.len().min(marks)],
                 cell.underline_color(),
-                cell.hyperlink(),
+                cell.hyperlink().filter(|l| !crate::marks::is_mark_link(l)),
             );
         }
         out += "\n";

@@ -37,7 +37,7 @@ fn ascii_text(rng: &mut Rng, len: usize) -> Vec<u8> {
 /// One piece of a test stream.
 fn piece(rng: &mut Rng, cols: usize, rows: usize) -> Vec<u8> {
     let mut out = Vec::new();
-    match rng.below(20) {
+    match rng.below(21) {
         0..=5 => {
             let len = rng.below(cols * 2 + 100);
             out.extend(ascii_text(rng, len));
@@ -104,6 +104,11 @@ fn piece(rng: &mut Rng, cols: usize, rows: usize) -> Vec<u8> {
             // depending on where its `advance` calls end, which the two sides cut differently.
             // Ending on ASCII keeps the comparison about the fast path.
             out.push(b'.');
+        }
+        19 => {
+            // Shell integration marks ride on the next cell printed, off the fast path.
+            let marks: &[&[u8]] = &[b"\x1b]133;A\x07", b"\x1b]133;C\x1b\\", b"\x1b]133;D;1\x07"];
+            out.extend_from_slice(marks[rng.below(marks.len())]);
         }
         _ => out.extend_from_slice(b"\x1b]0;a title long enough to look like a run\x07"),
     }

@@ -68,7 +68,10 @@ impl<L: EventListener> Handler for Forward<'_, L> {
         if limits::may_combine(c) && limits::combining_cell_full(self.term, c) {
             return;
         }
-        self.term.input(c)
+        self.term.input(c);
+        if self.mirror.marks_pending() {
+            self.mirror.place_marks(self.term);
+        }
     }
 
     fn linefeed(&mut self) {

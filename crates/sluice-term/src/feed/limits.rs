@@ -11,6 +11,8 @@ use alacritty_terminal::event::EventListener;
 use alacritty_terminal::term::{Term, TermMode};
 use alacritty_terminal::vte::ansi::{CharsetIndex, Handler, Hyperlink};
 
+use crate::marks::PendingMark;
+
 /// The longest window title kept, in bytes; longer ones are cut at a character boundary.
 ///
 /// A title over ~16.7 MB makes winit's X11 backend panic (MaximumRequestLengthExceeded), and a
@@ -43,6 +45,10 @@ pub const MAX_URI_BYTES: usize = 2048;
 /// stack is empty: 4,097 `CSI > 1 u` were enough (0.26).
 const TERM_KEYBOARD_STACK_MAX: usize = 4096;
 
+/// Shell integration marks kept for one cell: a full round (`D`, `A`, `B`, `C`) when a command
+/// prints nothing before the next prompt.
+const MAX_PENDING_MARKS: usize = 4;
+
 /// State `Term` keeps private and the feed needs: the active charset (for the ASCII fast path),
 /// the depths of the keyboard mode stacks and of the title stack (for the caps), and how much
 /// work the calls since the last [`take_work`](Self::take_work) asked for.
@@ -56,6 +62,9 @@ pub(crate) struct Mirror {
     inactive_keyboard_depth: usize,
     title_depth: usize,
     work: u64,
+    /// Shell integration marks sent (OSC 133) and not yet on a cell: the next character
+    /// printed carries them ([`crate::marks`]).
+    pending_marks: Vec<PendingMark>,
 }
 
 impl Mirror {
@@ -104,6 +113,32 @@ impl Mirror {
     /// Follows a screen switch: `Term` swaps the keyboard stacks with the screens.
     pub(super) fn screen_switched(&mut self) {
         std::mem::swap(&mut self.keyboard_depth, &mut self.inactive_keyboard_depth);
+    }
+
+    /// Keeps `mark` for the next character printed. A flood of marks with nothing printed in
+    /// between keeps the last [`MAX_PENDING_MARKS`].
+    pub(super) fn mark_sent(&mut self, mark: PendingMark) {
+        if self.pending_marks.len() == MAX_PENDING_MARKS {
+            self.pending_marks.remove(0);
+        }
+        self.pending_marks.push(mark);
+    }
+
+    #[inline(always)]
+    pub(super) fn marks_pending(&self) -> bool {
+        !self.pending_marks.is_empty()
+    }
+
+    /// Puts the pending marks on the cell the last `Term::input` wrote, unless that cell holds
+    /// a program's link (see [`crate::marks`]).
+    #[inline(never)]
+    pub(super) fn place_marks<L: EventListener>(&mut self, term: &mut Term<L>) {
+        let marks = std::mem::take(&mut self.pending_marks);
+        let point = last_written(term);
+        let cell = &mut term.grid_mut()[point];
+        if cell.hyperlink().is_none() {
+            cell.set_hyperlink(Some(crate::marks::link_of(&marks)));
+        }
     }
 
     /// RIS: `Term` empties every stack and goes back to G0.
@@ -166,21 +201,7 @@ pub(super) fn combining_cell_full<L: EventListener>(term: &Term<L>, c: char) -> 
     if c.width() != Some(0) {
         return false;
     }
-    let grid = term.grid();
-    let cursor = &grid.cursor;
-    let line = cursor.point.line;
-    let mut column = cursor.point.column;
-    if !cursor.input_needs_wrap {
-        column.0 = column.saturating_sub(1);
-    }
-    let row = &grid[line];
-    if row[column]
-        .flags
-        .contains(alacritty_terminal::term::cell::Flags::WIDE_CHAR_SPACER)
-    {
-        column.0 = column.saturating_sub(1);
-    }
-    row[column]
+    term.grid()[last_written(term)]
         .zerowidth()
         .is_some_and(|marks| marks.len() >= MAX_COMBINING_PER_CELL)
 }
@@ -200,6 +221,25 @@ pub(super) fn mend_orphan_spacer<L: EventListener>(term: &mut Term<L>) {
     if first.flags.contains(Flags::WIDE_CHAR_SPACER) {
         first.flags.remove(Flags::WIDE_CHAR_SPACER);
     }
+}
+
+/// The cell the last character printed went to, found as `Term::input` finds the cell a
+/// combining mark joins: left of the cursor unless a wrap is pending, and the wide character
+/// itself rather than its spacer.
+fn last_written<L: EventListener>(term: &Term<L>) -> alacritty_terminal::index::Point {
+    let grid = term.grid();
+    let cursor = &grid.cursor;
+    let mut point = cursor.point;
+    if !cursor.input_needs_wrap {
+        point.column.0 = point.column.saturating_sub(1);
+    }
+    if grid[point]
+        .flags
+        .contains(alacritty_terminal::term::cell::Flags::WIDE_CHAR_SPACER)
+    {
+        point.column.0 = point.column.saturating_sub(1);
+    }
+    point
 }
 
 #[cfg(test)]

@@ -16,6 +16,8 @@
 //!   ([`ascii::prefetch_recycled_row`]), so the reset finds it in cache.
 //!
 //!
+//! It puts shell integration marks (OSC 133) on the cell printed after them ([`crate::marks`]).
+//!
 //! It also keeps what output can make the terminal hold within caps ([`limits`]: titles, the
 //! title and keyboard stacks, combining marks, link targets), holds OSC strings back before vte
 //! and drops overlong ones whole ([`prescan`]), and counts the work each call asks for, so
@@ -147,6 +149,12 @@ impl Feeder {
                     let held = self.prescan.take_held();
                     if let Some(dir) = osc7::working_directory(&held) {
                         self.reported_directory = Some(dir);
+                    } else if let Some(mark) = crate::marks::parse_osc133(&held)
+                        && self.sync_deadline().is_none()
+                    {
+                        // Inside a synchronized update vte holds the text before the mark
+                        // back, and the mark would land before it: it is dropped instead.
+                        self.mirror.mark_sent(mark);
                     }
                     self.parse_unknown(term, &held);
                     self.prescan.recycle(held);
@@ -222,7 +230,8 @@ impl Feeder {
                 continue;
             };
             self.in_ground = true;
-            if ascii::can_write(term, self.mirror.active_charset) {
+            // A pending mark goes on the next character `Term::input` prints.
+            if ascii::can_write(term, self.mirror.active_charset) && !self.mirror.marks_pending() {
                 ascii::write(term, text);
                 self.fast_path_bytes += text.len() as u64;
             } else {
