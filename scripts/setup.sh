@@ -23,6 +23,7 @@ if [ "${1:-run}" = test ]; then
     fonts-noto-color-emoji fonts-noto-cjk  # fallback fonts the tests look at
     g++                       # the fuzz targets: libfuzzer-sys compiles libFuzzer (C++)
     bash                      # bash 5's bracketed paste, the paste-injection test
+    zsh fish                  # the shell integration scripts, each in its own shell
     desktop-file-utils appstream  # desktop-file-validate, appstreamcli: the desktop entry
   )
 fi

@@ -141,6 +141,10 @@ pub const DEFAULT_BINDINGS: &[(&str, &str, &str)] = &[
     ("ArrowUp", "Control|Alt|Shift", "ResizeUp"),
     ("ArrowDown", "Control|Alt|Shift", "ResizeDown"),
     ("Enter", "Control|Shift", "ToggleZoom"),
+    ("z", "Control|Shift", "ScrollToPreviousPrompt"),
+    ("x", "Control|Shift", "ScrollToNextPrompt"),
+    ("g", "Control|Shift", "CopyLastCommandOutput"),
+    ("h", "Control|Shift", "ShowScrollback"),
 ];
 
 /// `keyboard.bindings`: the entries that make sense, and why the others were dropped (one

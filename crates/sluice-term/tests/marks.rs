@@ -2,8 +2,14 @@
 //! line it was sent on and stays there through scrolling, reflow on resize and the trimming of
 //! history, and `--dump json` reports them.
 
+use std::time::Duration;
+
+use sluice_pty::WinSize;
 use sluice_term::marks::{Mark, MarkKind, marks};
-use sluice_term::{DumpFormat, Replay};
+use sluice_term::{Direction, DumpFormat, Replay};
+
+mod common;
+use common::Harness;
 
 /// One round of a shell with integration: prompt, command line, output, exit status.
 fn command(prompt: &str, command: &str, output: &[&str], status: i32) -> String {
@@ -134,4 +140,49 @@ fn links_and_marks_stay_apart() {
     replay.feed(b"\x1b]8;id=\x01sluice-mark:A;https://x/\x07fake\x1b]8;;\x07\r\n");
     replay.feed(b"\x1b]133;A\x07\x1b]8;;https://y/\x07link\x1b]8;;\x07\r\n");
     assert!(marks(replay.term_mut()).is_empty());
+}
+
+/// Through a real PTY and the parser thread: the jump keys put each prompt at the top of the
+/// view, in turn, and back at the bottom past the last; the last output is the last finished
+/// command's.
+#[test]
+fn prompts_are_jumped_to_and_the_last_output_is_copied() {
+    // Three commands of 12 output lines each on a 6-row screen, then a prompt.
+    let script = r#"for n in 1 2 3; do
+  printf '\033]133;A\007$ \033]133;B\007cmd%s\r\n\033]133;C\007' $n
+  for i in $(seq 12); do printf 'out%s.%s\r\n' $n $i; done
+  printf '\033]133;D;0\007'
+done
+printf '\033]133;A\007$ done'; sleep 30"#;
+    let mut s = Harness::start(script, WinSize::cells(30, 6));
+    s.wait_for(Duration::from_secs(10), |t| t.contains("$ done"))
+        .expect("the script runs");
+    let top_row = |s: &mut Harness| {
+        s.terminal.update_snapshot(&mut s.snapshot);
+        s.snapshot.row_text(0).trim_end().to_owned()
+    };
+    assert!(s.terminal.scroll_to_prompt(Direction::Left));
+    assert_eq!(top_row(&mut s), "$ cmd3");
+    assert!(s.terminal.scroll_to_prompt(Direction::Left));
+    assert_eq!(top_row(&mut s), "$ cmd2");
+    assert!(s.terminal.scroll_to_prompt(Direction::Left));
+    assert_eq!(top_row(&mut s), "$ cmd1");
+    assert!(
+        !s.terminal.scroll_to_prompt(Direction::Left),
+        "no prompt above the first"
+    );
+    assert!(s.terminal.scroll_to_prompt(Direction::Right));
+    assert_eq!(top_row(&mut s), "$ cmd2");
+    assert!(s.terminal.scroll_to_prompt(Direction::Right));
+    assert_eq!(top_row(&mut s), "$ cmd3");
+    // The last prompt is on the screen's bottom line, as far down as the view goes.
+    assert!(s.terminal.scroll_to_prompt(Direction::Right));
+    top_row(&mut s);
+    assert_eq!(s.snapshot.display_offset, 0, "the bottom");
+
+    let expected: Vec<String> = (1..=12).map(|i| format!("out3.{i}")).collect();
+    assert_eq!(
+        s.terminal.last_output_text().as_deref(),
+        Some(expected.join("\n").as_str())
+    );
 }

@@ -636,6 +636,22 @@ impl App {
                 pane.session.terminal.writer().write(text.into_bytes());
                 Ok(json!({ "pane": id.0 }))
             }
+            Request::GetText {
+                pane,
+                scrollback,
+                ansi,
+            } => {
+                let id = self.pane_or_focused(pane)?;
+                let window = self.window_of(id).context("no such pane")?;
+                let pane = window.pane_mut(id).context("no such pane")?;
+                let format = if ansi {
+                    sluice_term::DumpFormat::Ansi
+                } else {
+                    sluice_term::DumpFormat::Text
+                };
+                let text = pane.session.terminal.dump(format, scrollback);
+                Ok(json!({ "pane": id.0, "text": text }))
+            }
             Request::Focus { pane } => {
                 let id = PaneId(pane);
                 let window = self

@@ -202,6 +202,18 @@ pub enum MsgRequest {
         pane: Option<u64>,
         text: String,
     },
+    /// Print a pane's text (the screen, or with --scrollback all of it), e.g. to save it.
+    GetText {
+        /// The pane [default: the focused one].
+        #[arg(long, value_name = "ID")]
+        pane: Option<u64>,
+        /// The whole scrollback, not only the screen.
+        #[arg(long)]
+        scrollback: bool,
+        /// With colours and attributes, as escape sequences.
+        #[arg(long)]
+        ansi: bool,
+    },
     /// Give a pane the keyboard (and raise its window).
     Focus {
         #[arg(long, value_name = "ID")]
@@ -237,6 +249,15 @@ impl MsgRequest {
             MsgRequest::SendText { pane, text } => Request::SendText {
                 pane: *pane,
                 text: text.clone(),
+            },
+            MsgRequest::GetText {
+                pane,
+                scrollback,
+                ansi,
+            } => Request::GetText {
+                pane: *pane,
+                scrollback: *scrollback,
+                ansi: *ansi,
             },
             MsgRequest::Focus { pane } => Request::Focus { pane: *pane },
             MsgRequest::Close { pane } => Request::Close { pane: *pane },

@@ -66,6 +66,15 @@ pub enum Request {
         pane: Option<u64>,
         text: String,
     },
+    /// A pane's text: the screen, or the whole scrollback; plain or with its colours (ANSI).
+    GetText {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pane: Option<u64>,
+        #[serde(default)]
+        scrollback: bool,
+        #[serde(default)]
+        ansi: bool,
+    },
     Focus {
         pane: u64,
     },
@@ -89,13 +98,24 @@ pub struct Envelope {
     pub reply: mpsc::Sender<Answer>,
 }
 
-/// The directory of this user's sockets.
+/// The directory of this user's sockets (and of other private files: scrollback for the pager).
 fn socket_dir() -> PathBuf {
     match std::env::var_os("XDG_RUNTIME_DIR") {
         Some(dir) if !dir.is_empty() => PathBuf::from(dir).join("sluice"),
         // SAFETY: getuid has no failure and no preconditions.
         _ => std::env::temp_dir().join(format!("sluice-{}", unsafe { libc::getuid() })),
     }
+}
+
+/// [`socket_dir`], created (only this user may enter it) if it is not there.
+pub(crate) fn private_dir() -> anyhow::Result<PathBuf> {
+    let dir = socket_dir();
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(&dir)
+        .with_context(|| format!("cannot create {}", dir.display()))?;
+    Ok(dir)
 }
 
 /// The display this process shows on, as it appears in socket names.
@@ -124,12 +144,7 @@ impl Listener {
     /// Binds this instance's socket and answers requests on a thread of its own, handing each
     /// to the UI thread through `proxy`.
     pub fn start(proxy: EventLoopProxy<UserEvent>) -> anyhow::Result<Listener> {
-        let dir = socket_dir();
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(&dir)
-            .with_context(|| format!("cannot create {}", dir.display()))?;
+        let dir = private_dir()?;
         let path = dir.join(format!("{}-{}.sock", display_name(), std::process::id()));
         let _ = std::fs::remove_file(&path);
         let listener =

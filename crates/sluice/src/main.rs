@@ -98,11 +98,20 @@ fn default_log_file(cli: &Cli) -> Option<std::path::PathBuf> {
     Some(state.join("sluice").join("sluice.log"))
 }
 
-/// `sluice msg`: sends one request to a running instance and prints its answer as JSON.
+/// `sluice msg`: sends one request to a running instance and prints its answer as JSON (the
+/// text itself for `get-text`).
 fn remote(msg: &cli::MsgArgs) -> ExitCode {
     let answer = ipc::find_socket(msg.socket.as_deref())
         .and_then(|socket| ipc::send(&socket, &msg.request.request()));
     match answer {
+        // Text is for files and pipes: printed as it is, not as a JSON string.
+        Ok(ipc::Answer::Ok(value))
+            if matches!(msg.request, cli::MsgRequest::GetText { .. })
+                && value["text"].is_string() =>
+        {
+            print!("{}", value["text"].as_str().unwrap_or_default());
+            ExitCode::SUCCESS
+        }
         Ok(ipc::Answer::Ok(value)) => {
             println!(
                 "{}",

@@ -9,6 +9,7 @@
 pub mod bar;
 pub mod links;
 pub mod overlay;
+pub mod pager;
 pub mod paste_confirm;
 pub mod search;
 

@@ -11,6 +11,10 @@
 //! down (Ctrl+Shift+O, Ghostty's split key, is kept for hints as in kitty); Ctrl+Alt+arrows to
 //! move between panes and Ctrl+Alt+Shift+arrows to move a border (Ghostty's goto and resize,
 //! with Ctrl for Super so the desktop keeps its own); Ctrl+Shift+Enter zooms (Ghostty).
+//!
+//! Shell integration, as kitty binds it: Ctrl+Shift+Z and Ctrl+Shift+X jump to the previous
+//! and next prompt, Ctrl+Shift+G copies the last command's output (kitty shows it in a pager),
+//! Ctrl+Shift+H shows the scrollback in a pager.
 
 use sluice_config::BindingSpec;
 use winit::keyboard::{Key, ModifiersState, NamedKey};
@@ -51,6 +55,13 @@ pub enum Action {
     Focus(Towards),
     ResizeSplit(Towards),
     ToggleZoom,
+    /// Scroll the previous (`Left`) or next (`Right`) shell prompt to the top of the view
+    /// (OSC 133 marks).
+    ScrollToPrompt(sluice_term::Direction),
+    /// Copy the output of the last command that finished (OSC 133 marks) to the clipboard.
+    CopyLastOutput,
+    /// Open the scrollback, with its colours, in a pager in a new tab.
+    ShowScrollback,
 }
 
 impl Action {
@@ -91,6 +102,10 @@ impl Action {
             "ResizeUp" => Action::ResizeSplit(Up),
             "ResizeDown" => Action::ResizeSplit(Down),
             "ToggleZoom" => Action::ToggleZoom,
+            "ScrollToPreviousPrompt" => Action::ScrollToPrompt(sluice_term::Direction::Left),
+            "ScrollToNextPrompt" => Action::ScrollToPrompt(sluice_term::Direction::Right),
+            "CopyLastCommandOutput" => Action::CopyLastOutput,
+            "ShowScrollback" => Action::ShowScrollback,
             other => {
                 let n: usize = other.strip_prefix("SelectTab")?.parse().ok()?;
                 return (1..=9).contains(&n).then_some(Action::GoToTab(n - 1));
@@ -390,6 +405,22 @@ mod tests {
         assert_eq!(
             action(&Key::Named(NamedKey::Enter), cs),
             Some(Action::ToggleZoom)
+        );
+        use sluice_term::Direction;
+        assert_eq!(
+            action(&ch("Z"), cs),
+            Some(Action::ScrollToPrompt(Direction::Left))
+        );
+        assert_eq!(
+            action(&ch("X"), cs),
+            Some(Action::ScrollToPrompt(Direction::Right))
+        );
+        assert_eq!(action(&ch("G"), cs), Some(Action::CopyLastOutput));
+        assert_eq!(action(&ch("H"), cs), Some(Action::ShowScrollback));
+        assert_eq!(
+            action(&ch("z"), ModifiersState::CONTROL),
+            None,
+            "^Z suspends"
         );
         let scroll_lock = Key::Named(NamedKey::ScrollLock);
         assert_eq!(

@@ -287,6 +287,29 @@ impl Window {
             Action::Focus(towards) => self.move_focus(shared, towards),
             Action::ResizeSplit(towards) => self.resize_split(shared, towards),
             Action::ToggleZoom => self.toggle_zoom(shared),
+            Action::ScrollToPrompt(direction) => {
+                pane.session.terminal.scroll_to_prompt(direction);
+            }
+            Action::CopyLastOutput => {
+                if let Some(text) = pane.session.terminal.last_output_text() {
+                    shared.clipboard.set(ClipboardKind::Clipboard, text);
+                }
+            }
+            Action::ShowScrollback => {
+                let text = pane
+                    .session
+                    .terminal
+                    .dump(sluice_term::DumpFormat::Ansi, true);
+                let spawn = self.spawn_here();
+                match crate::pane::pager::spawn_for(text, spawn) {
+                    Ok(spawn) => {
+                        if let Err(err) = self.new_tab(shared, &spawn) {
+                            tracing::warn!("cannot open the scrollback: {err:#}");
+                        }
+                    }
+                    Err(err) => tracing::warn!("cannot write the scrollback: {err:#}"),
+                }
+            }
         }
         self.request_frame();
     }

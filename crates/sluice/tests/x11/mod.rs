@@ -168,6 +168,15 @@ impl Sluice {
 
     /// The same, with `config` as the user's configuration file.
     pub fn start_with_config(name: &str, args: &[&str], config: &str) -> Sluice {
+        Self::launch(name, args, config, &[])
+    }
+
+    /// `start`, with `env` set for Sluice (and so for every program it starts).
+    pub fn start_with_env(name: &str, args: &[&str], env: &[(&str, &str)]) -> Sluice {
+        Self::launch(name, args, "", env)
+    }
+
+    fn launch(name: &str, args: &[&str], config: &str, env: &[(&str, &str)]) -> Sluice {
         let x = Xvfb::start();
         let dir = std::env::temp_dir().join(format!("sluice-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -184,6 +193,7 @@ impl Sluice {
             .env("PS1", "$ ")
             // New tabs and splits run the user's shell: the same one everywhere.
             .env("SHELL", "/bin/sh")
+            .envs(env.iter().copied())
             .current_dir(&dir)
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(dir.join("sluice.log")).unwrap())
