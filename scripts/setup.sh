@@ -24,6 +24,7 @@ if [ "${1:-run}" = test ]; then
     g++                       # the fuzz targets: libfuzzer-sys compiles libFuzzer (C++)
     bash                      # bash 5's bracketed paste, the paste-injection test
     zsh fish                  # the shell integration scripts, each in its own shell
+    dbus-daemon dbus-bin      # a private session bus and dbus-monitor: the desktop notifications
     desktop-file-utils appstream  # desktop-file-validate, appstreamcli: the desktop entry
   )
 fi

@@ -19,7 +19,7 @@ mod watch;
 
 use std::path::{Path, PathBuf};
 
-pub use options::{Config, OptionDoc};
+pub use options::{Config, Notifications, OptionDoc};
 use reader::Reader;
 pub use watch::{ConfigWatcher, watch};
 
@@ -273,6 +273,28 @@ impl TabBar {
             TabBar::Auto => tabs >= 2,
             TabBar::Always => true,
             TabBar::Never => false,
+        }
+    }
+}
+
+/// When a program's desktop notification is shown (`notifications.when`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NotifyWhen {
+    Always,
+    /// While the pane is not the focused pane of a focused window.
+    #[default]
+    Unfocused,
+    Never,
+}
+
+impl NotifyWhen {
+    /// Whether to show a notification from a pane that has (`focused`) the user's eyes or not.
+    pub fn shows(self, focused: bool) -> bool {
+        match self {
+            NotifyWhen::Always => true,
+            NotifyWhen::Unfocused => !focused,
+            NotifyWhen::Never => false,
         }
     }
 }

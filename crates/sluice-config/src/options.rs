@@ -11,7 +11,8 @@ use serde::Serialize;
 
 use crate::reader::{Reader, any, within};
 use crate::{
-    BindingList, Blinking, ConfirmPaste, CursorShape, Decorations, HexColor, StartupMode, TabBar,
+    BindingList, Blinking, ConfirmPaste, CursorShape, Decorations, HexColor, NotifyWhen,
+    StartupMode, TabBar,
 };
 
 /// One option as documented: `section.name`, its doc comment, its default as TOML (`None`
@@ -324,6 +325,18 @@ options! {
         command: Vec<String> = Vec::new(), any;
         /// Ask the desktop for attention (the urgency hint) on BEL in a window without focus.
         urgency: bool = true, any;
+    }
+    ["notifications"] Notifications as notifications {
+        /// When a program's desktop notification (OSC 9, OSC 777, OSC 99) is shown:
+        /// "always", "unfocused" (only while its pane is not the one you are looking at:
+        /// kitty's and Ghostty's default) or "never".
+        when: NotifyWhen = NotifyWhen::Unfocused, any;
+        /// Notify when a command (marked by shell integration) that ran at least this many
+        /// seconds finishes while its pane is unfocused; 0 turns it off. 0 to 86400.
+        command_finished_after: u32 = 0, within(0..=86_400);
+        /// The fewest seconds between two notifications from one pane; the ones in between
+        /// are dropped (a program looping on OSC 9 cannot flood the desktop). 0 to 3600.
+        min_interval: f64 = 2.0, within(0.0..=3600.0);
     }
     ["cursor"] Cursor as cursor {
         /// The shape until a program sets one: "block", "underline" or "beam".

@@ -31,6 +31,13 @@ pub enum TermEvent {
     MouseCursorDirty,
     /// The program reported its working directory (OSC 7, on this host).
     WorkingDirectory(std::path::PathBuf),
+    /// The program asked for a desktop notification (OSC 9, 777 or 99).
+    Notification(crate::Notification),
+    /// A command marked by shell integration (OSC 133 C to D) finished.
+    CommandFinished {
+        status: Option<i32>,
+        duration: std::time::Duration,
+    },
 }
 
 impl fmt::Debug for TermEvent {
@@ -46,6 +53,10 @@ impl fmt::Debug for TermEvent {
             TermEvent::CursorBlinkingChange => write!(f, "CursorBlinkingChange"),
             TermEvent::MouseCursorDirty => write!(f, "MouseCursorDirty"),
             TermEvent::WorkingDirectory(dir) => write!(f, "WorkingDirectory({dir:?})"),
+            TermEvent::Notification(n) => write!(f, "Notification({n:?})"),
+            TermEvent::CommandFinished { status, duration } => {
+                write!(f, "CommandFinished({status:?}, {duration:?})")
+            }
         }
     }
 }
@@ -74,6 +85,8 @@ struct Pending {
     cursor_blinking_change: bool,
     mouse_cursor_dirty: bool,
     directory: Option<std::path::PathBuf>,
+    notification: Option<crate::Notification>,
+    command_finished: Option<(Option<i32>, std::time::Duration)>,
 }
 
 impl Mailbox {
@@ -96,6 +109,10 @@ impl Mailbox {
             TermEvent::CursorBlinkingChange => p.cursor_blinking_change = true,
             TermEvent::MouseCursorDirty => p.mouse_cursor_dirty = true,
             TermEvent::WorkingDirectory(dir) => p.directory = Some(dir),
+            TermEvent::Notification(n) => p.notification = Some(n),
+            TermEvent::CommandFinished { status, duration } => {
+                p.command_finished = Some((status, duration))
+            }
         }
     }
 
@@ -129,6 +146,11 @@ impl Mailbox {
             events.push(TermEvent::MouseCursorDirty);
         }
         events.extend(p.directory.map(TermEvent::WorkingDirectory));
+        events.extend(p.notification.map(TermEvent::Notification));
+        events.extend(
+            p.command_finished
+                .map(|(status, duration)| TermEvent::CommandFinished { status, duration }),
+        );
         events
     }
 }

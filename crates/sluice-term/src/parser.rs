@@ -245,6 +245,14 @@ impl Parser {
             self.mailbox.post(TermEvent::WorkingDirectory(dir));
             (self.wake)();
         }
+        let notification = feeder.take_notification().map(TermEvent::Notification);
+        let finished = feeder
+            .take_finished_command()
+            .map(|(status, duration)| TermEvent::CommandFinished { status, duration });
+        for event in notification.into_iter().chain(finished) {
+            self.mailbox.post(event);
+            (self.wake)();
+        }
         self.stats.slices.fetch_add(1, Ordering::Relaxed);
         self.after_slice(routed);
         if let Some(rate) = self.throttle {

@@ -114,6 +114,8 @@ pub struct Shared {
     pub problems: Problems,
     /// `bell.command`, while it runs.
     pub bell_command: BellCommand,
+    /// Desktop notifications, sent from a thread of their own.
+    pub notifier: crate::notifier::Notifier,
 }
 
 /// The program `bell.command` names, run on BEL: at most one at a time, so a flood of BELs
@@ -193,6 +195,7 @@ pub fn run(cli: &Cli, config: Config, problems: Vec<String>) -> anyhow::Result<i
             bindings,
             problems: shown,
             bell_command: BellCommand::default(),
+            notifier: crate::notifier::Notifier::start(),
             config,
             cli: cli.clone(),
             proxy,

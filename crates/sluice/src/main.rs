@@ -7,6 +7,7 @@ mod events;
 mod headless;
 mod ipc;
 mod metrics;
+mod notifier;
 mod pane;
 mod window;
 

@@ -76,6 +76,14 @@ pub struct Feeder {
     in_ground: bool,
     /// The working directory the program last reported (OSC 7), not yet taken.
     reported_directory: Option<std::path::PathBuf>,
+    /// The last desktop notification asked for (OSC 9, 777, 99), not yet taken: a flood is
+    /// its last one.
+    notification: Option<crate::Notification>,
+    kitty_chunks: crate::notify::KittyChunks,
+    /// When the running command's output began (OSC 133 C), for its duration at its D.
+    command_started: Option<Instant>,
+    /// The last command that finished (OSC 133 D) since the last take: status and duration.
+    finished_command: Option<(Option<i32>, std::time::Duration)>,
     /// Bytes written into the grid by the fast path, not through vte: what the differential
     /// tests check was exercised at all.
     fast_path_bytes: u64,
@@ -94,6 +102,17 @@ impl Feeder {
     /// The working directory the program reported (OSC 7) since the last call, if any.
     pub fn take_reported_directory(&mut self) -> Option<std::path::PathBuf> {
         self.reported_directory.take()
+    }
+
+    /// The desktop notification the program asked for since the last call, if any.
+    pub fn take_notification(&mut self) -> Option<crate::Notification> {
+        self.notification.take()
+    }
+
+    /// The command (OSC 133) that finished since the last call, if one did: its exit status
+    /// and how long it ran from its C mark.
+    pub fn take_finished_command(&mut self) -> Option<(Option<i32>, std::time::Duration)> {
+        self.finished_command.take()
     }
 
     /// When a synchronized update (mode 2026) left open must be shown anyway.
@@ -147,15 +166,7 @@ impl Feeder {
                 Step::Held(n) | Step::Skip(n) => n,
                 Step::Release(n) => {
                     let held = self.prescan.take_held();
-                    if let Some(dir) = osc7::working_directory(&held) {
-                        self.reported_directory = Some(dir);
-                    } else if let Some(mark) = crate::marks::parse_osc133(&held)
-                        && self.sync_deadline().is_none()
-                    {
-                        // Inside a synchronized update vte holds the text before the mark
-                        // back, and the mark would land before it: it is dropped instead.
-                        self.mirror.mark_sent(mark);
-                    }
+                    self.observe_osc(&held);
                     self.parse_unknown(term, &held);
                     self.prescan.recycle(held);
                     n
@@ -170,6 +181,36 @@ impl Feeder {
             }
         }
         parsed
+    }
+
+    /// Takes what alacritty_terminal ignores from an OSC string before vte sees it: the
+    /// working directory (OSC 7), shell integration marks (OSC 133), notifications.
+    fn observe_osc(&mut self, osc: &[u8]) {
+        if let Some(dir) = osc7::working_directory(osc) {
+            self.reported_directory = Some(dir);
+        } else if let Some(mark) = crate::marks::parse_osc133(osc) {
+            self.time_command(mark);
+            // Inside a synchronized update vte holds the text before the mark back, and the
+            // mark would land before it: it is dropped instead.
+            if self.sync_deadline().is_none() {
+                self.mirror.mark_sent(mark);
+            }
+        } else if let Some(notification) = crate::notify::parse(osc, &mut self.kitty_chunks) {
+            self.notification = Some(notification);
+        }
+    }
+
+    fn time_command(&mut self, mark: crate::marks::PendingMark) {
+        use crate::marks::MarkKind;
+        match mark.kind {
+            MarkKind::Output => self.command_started = Some(Instant::now()),
+            MarkKind::Finished => {
+                if let Some(started) = self.command_started.take() {
+                    self.finished_command = Some((mark.status, started.elapsed()));
+                }
+            }
+            MarkKind::Prompt | MarkKind::Command => {}
+        }
     }
 
     /// Parses `bytes` (no OSC string in them) into `term`, as `Processor::advance` would.

@@ -80,6 +80,8 @@ pub struct Pane {
     pub ended: Option<String>,
     /// The working directory the program last reported (OSC 7).
     pub reported_directory: Option<PathBuf>,
+    /// How often this pane's program may notify the desktop (`notifications.min_interval`).
+    pub notifications: crate::notifier::RateLimit,
     /// What runs in it, for a title until the program sets one.
     program: String,
     last_parsed: u64,
@@ -154,6 +156,7 @@ impl Pane {
             unseen_bell: false,
             ended: None,
             reported_directory: None,
+            notifications: Default::default(),
             program,
             last_parsed: 0,
             metrics: RuntimeMetrics::new(now, pty, term),

@@ -602,6 +602,32 @@ impl Window {
                 TermEvent::CursorBlinkingChange => self.blink.input(Instant::now()),
                 TermEvent::MouseCursorDirty => {}
                 TermEvent::WorkingDirectory(dir) => pane.reported_directory = Some(dir),
+                TermEvent::Notification(notification) => {
+                    let notify = &shared.config.notifications;
+                    if notify.when.shows(focused && self.has_focus)
+                        && pane
+                            .notifications
+                            .allow(Instant::now(), min_interval(notify))
+                    {
+                        shared.notifier.send(notification);
+                    }
+                }
+                TermEvent::CommandFinished { status, duration } => {
+                    let notify = &shared.config.notifications;
+                    let after = Duration::from_secs(notify.command_finished_after.into());
+                    if !after.is_zero()
+                        && duration >= after
+                        && !(focused && self.has_focus)
+                        && pane
+                            .notifications
+                            .allow(Instant::now(), min_interval(notify))
+                    {
+                        let title = pane.title.as_deref();
+                        let notification =
+                            crate::notifier::command_finished(status, duration, title);
+                        shared.notifier.send(notification);
+                    }
+                }
             }
         }
         if title_changed {
@@ -846,4 +872,9 @@ fn window_attributes(config: &crate::config::Config) -> winit::window::WindowAtt
     #[cfg(not(target_os = "linux"))]
     let _ = (general, instance);
     attributes
+}
+
+/// `notifications.min_interval` as a duration (the option is checked to be 0 to 3600 s).
+fn min_interval(notify: &sluice_config::Notifications) -> Duration {
+    Duration::from_secs_f64(notify.min_interval)
 }

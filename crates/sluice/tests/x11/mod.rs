@@ -168,15 +168,16 @@ impl Sluice {
 
     /// The same, with `config` as the user's configuration file.
     pub fn start_with_config(name: &str, args: &[&str], config: &str) -> Sluice {
-        Self::launch(name, args, config, &[])
+        Self::launch_with(name, args, config, &[])
     }
 
     /// `start`, with `env` set for Sluice (and so for every program it starts).
     pub fn start_with_env(name: &str, args: &[&str], env: &[(&str, &str)]) -> Sluice {
-        Self::launch(name, args, "", env)
+        Self::launch_with(name, args, "", env)
     }
 
-    fn launch(name: &str, args: &[&str], config: &str, env: &[(&str, &str)]) -> Sluice {
+    /// `start` with a configuration and an environment.
+    pub fn launch_with(name: &str, args: &[&str], config: &str, env: &[(&str, &str)]) -> Sluice {
         let x = Xvfb::start();
         let dir = std::env::temp_dir().join(format!("sluice-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
