@@ -145,6 +145,7 @@ pub const DEFAULT_BINDINGS: &[(&str, &str, &str)] = &[
     ("x", "Control|Shift", "ScrollToNextPrompt"),
     ("g", "Control|Shift", "CopyLastCommandOutput"),
     ("h", "Control|Shift", "ShowScrollback"),
+    ("Space", "Control|Shift", "ToggleViMode"),
 ];
 
 /// `keyboard.bindings`: the entries that make sense, and why the others were dropped (one

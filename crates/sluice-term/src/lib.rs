@@ -32,6 +32,7 @@ mod snapshot;
 mod terminal;
 #[doc(hidden)]
 pub mod testing;
+pub mod vi;
 mod x10;
 
 pub use alacritty_terminal;

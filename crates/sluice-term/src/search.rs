@@ -2,8 +2,8 @@
 
 use alacritty_terminal::grid::{Dimensions, Scroll};
 use alacritty_terminal::index::{Boundary, Column, Direction, Line, Point, Side};
-use alacritty_terminal::term::point_to_viewport;
 use alacritty_terminal::term::search::{Match, RegexIter, RegexSearch};
+use alacritty_terminal::term::{Term, point_to_viewport};
 
 use crate::terminal::Terminal;
 
@@ -48,23 +48,24 @@ impl Search {
     /// Moves to the next match in `direction` (Left: older, up the screen), wrapping around,
     /// and scrolls the view to show it. Returns false when there is no match anywhere.
     pub fn advance(&mut self, terminal: &Terminal, direction: Direction) -> bool {
+        self.advance_from(terminal, None, direction)
+    }
+
+    /// The match after `from` (`Right`), or before it (`Left`), as [`advance`] goes on
+    /// from the focused match: how vi mode's `/` and `?` search from its cursor.
+    ///
+    /// [`advance`]: Self::advance
+    pub fn advance_from(
+        &mut self,
+        terminal: &Terminal,
+        from: Option<Point>,
+        direction: Direction,
+    ) -> bool {
         terminal.with_term(|term| {
-            let origin = match (&self.focused, direction) {
-                (Some(m), Direction::Right) => m.end().add(term, Boundary::None, 1),
-                (Some(m), Direction::Left) => m.start().sub(term, Boundary::None, 1),
-                // Nothing focused yet: start from the bottom of the view going up, or from
-                // its top going down, so the first match is the nearest one in sight.
-                (None, Direction::Left) => {
-                    let offset = term.grid().display_offset() as i32;
-                    Point::new(
-                        Line(term.screen_lines() as i32 - 1 - offset),
-                        term.last_column(),
-                    )
-                }
-                (None, Direction::Right) => {
-                    let offset = term.grid().display_offset() as i32;
-                    Point::new(Line(-offset), Column(0))
-                }
+            let origin = match (from, &self.focused, direction) {
+                (Some(from), _, Direction::Right) => from.add(term, Boundary::None, 1),
+                (Some(from), _, Direction::Left) => from.sub(term, Boundary::None, 1),
+                (None, focused, direction) => origin(term, focused, direction),
             };
             let side = match direction {
                 Direction::Right => Side::Left,
@@ -83,6 +84,11 @@ impl Search {
             }
             self.focused.is_some()
         })
+    }
+
+    /// Where the focused match begins.
+    pub fn focused_start(&self) -> Option<Point> {
+        self.focused.as_ref().map(|m| *m.start())
     }
 
     /// The matches in view, as row spans, and the spans of the focused match.
@@ -105,6 +111,27 @@ impl Search {
             }
             (all, focused)
         })
+    }
+}
+
+/// Where a search goes on from: past the focused match, else the edge of the view.
+fn origin<T>(term: &Term<T>, focused: &Option<Match>, direction: Direction) -> Point {
+    match (focused, direction) {
+        (Some(m), Direction::Right) => m.end().add(term, Boundary::None, 1),
+        (Some(m), Direction::Left) => m.start().sub(term, Boundary::None, 1),
+        // Nothing focused yet: start from the bottom of the view going up, or from
+        // its top going down, so the first match is the nearest one in sight.
+        (None, Direction::Left) => {
+            let offset = term.grid().display_offset() as i32;
+            Point::new(
+                Line(term.screen_lines() as i32 - 1 - offset),
+                term.last_column(),
+            )
+        }
+        (None, Direction::Right) => {
+            let offset = term.grid().display_offset() as i32;
+            Point::new(Line(-offset), Column(0))
+        }
     }
 }
 

@@ -12,6 +12,7 @@ pub mod overlay;
 pub mod pager;
 pub mod paste_confirm;
 pub mod search;
+pub mod vi;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -64,6 +65,10 @@ pub struct Pane {
     /// Where the pane is in its window, in cells.
     pub rect: CellRect,
     pub search: Option<SearchBar>,
+    /// Vi mode's key state while it is on (the mode itself is the terminal's).
+    pub vi: Option<vi::ViKeys>,
+    /// The last search made from vi mode and whether it went down, for `n` and `N`.
+    pub vi_search: Option<(sluice_term::Search, bool)>,
     /// A paste waiting for the user to confirm it (`paste.confirm`).
     pub paste_confirm: Option<PasteConfirm>,
     pub hovered_link: Option<Link>,
@@ -147,6 +152,8 @@ impl Pane {
                 ..CellRect::default()
             },
             search: None,
+            vi: None,
+            vi_search: None,
             paste_confirm: None,
             hovered_link: None,
             frozen: false,
@@ -240,6 +247,14 @@ impl Pane {
 
     pub fn scroll_view(&mut self, lines: i32) {
         self.session.terminal.scroll_view(lines);
+    }
+
+    /// Enters vi mode, or leaves it (its selection goes and the view returns to the bottom).
+    pub fn toggle_vi(&mut self) {
+        let on = self.vi.is_none();
+        self.vi = on.then(vi::ViKeys::default);
+        self.vi_search = None;
+        self.session.terminal.set_vi(on);
     }
 
     /// Back to the bottom of the history, if the view is scrolled up. True if it was.

@@ -29,6 +29,8 @@ impl MatchColors {
 
 #[derive(Debug)]
 pub struct SearchBar {
+    /// Opened from vi mode by `/` (true: down) or `?`: Enter puts its cursor on the match.
+    pub vi_forward: Option<bool>,
     colors: MatchColors,
     query: String,
     search: Option<Search>,
@@ -85,10 +87,16 @@ impl SearchBar {
         }
     }
 
+    /// What has been typed.
+    pub fn query(&self) -> &str {
+        &self.query
+    }
+
     /// Highlights for the matches in view.
     /// An empty search, its matches to be drawn in `colors`.
     pub fn new(colors: MatchColors) -> Self {
         Self {
+            vi_forward: None,
             colors,
             query: String::new(),
             search: None,

@@ -4,7 +4,7 @@
 //!
 //! The order: a paste waiting for confirmation takes every key; then the window's bindings
 //! (press acts, release is swallowed so a kitty-protocol program never sees a release without
-//! its press); then the search bar; a pane whose program ended (`--hold`) takes nothing else;
+//! its press); then the search bar; then vi mode; a pane whose program ended (`--hold`) takes nothing else;
 //! everything else is encoded for the program.
 
 use sluice_term::SnapshotModes;
@@ -23,6 +23,8 @@ pub enum KeyTarget {
     PasteConfirm,
     /// The search bar is open.
     Search,
+    /// Vi mode is on: keys move its cursor, none go to the program.
+    Vi,
     /// The program ended and the pane is held open.
     Ended,
     Program,
@@ -41,6 +43,7 @@ pub trait ActionContext {
     fn key_pressed(&mut self);
     fn answer_paste(&mut self, key: &Key);
     fn search_key(&mut self, key: &KeyInput);
+    fn vi_key(&mut self, key: &KeyInput);
     fn run(&mut self, action: Action);
     /// Starts a bound command, and leaves it running.
     fn spawn(&mut self, command: &[String]);
@@ -87,6 +90,12 @@ pub fn key_input(ctx: &mut impl ActionContext, key: &KeyInput) {
             }
             return;
         }
+        KeyTarget::Vi => {
+            if pressed {
+                ctx.vi_key(key);
+            }
+            return;
+        }
         KeyTarget::Ended => return,
         _ => {}
     }
@@ -118,6 +127,7 @@ mod tests {
         Pressed,
         Answer(Key),
         Search(Key),
+        Vi(Key),
         Run(Action),
         Cancel,
         Write(Vec<u8>, bool),
@@ -160,6 +170,9 @@ mod tests {
         }
         fn search_key(&mut self, key: &KeyInput) {
             self.calls.push(Call::Search(key.logical_key.clone()));
+        }
+        fn vi_key(&mut self, key: &KeyInput) {
+            self.calls.push(Call::Vi(key.logical_key.clone()));
         }
         fn run(&mut self, action: Action) {
             self.calls.push(Call::Run(action));
@@ -249,6 +262,14 @@ mod tests {
                 &t,
                 vec![Pressed, Run(Action::NewTab)],
             ),
+            // Vi mode takes plain keys; bindings still act.
+            (
+                KeyTarget::Vi,
+                none,
+                &a,
+                vec![Pressed, Vi(Key::Character("a".into()))],
+            ),
+            (KeyTarget::Vi, cs, &t, vec![Pressed, Run(Action::NewTab)]),
             // A held pane whose program ended types nothing, but still closes by its key.
             (KeyTarget::Ended, none, &a, vec![Pressed]),
             (

@@ -14,7 +14,7 @@
 //!
 //! Shell integration, as kitty binds it: Ctrl+Shift+Z and Ctrl+Shift+X jump to the previous
 //! and next prompt, Ctrl+Shift+G copies the last command's output (kitty shows it in a pager),
-//! Ctrl+Shift+H shows the scrollback in a pager.
+//! Ctrl+Shift+H shows the scrollback in a pager. Ctrl+Shift+Space enters vi mode (Alacritty).
 
 use sluice_config::BindingSpec;
 use winit::keyboard::{Key, ModifiersState, NamedKey};
@@ -62,6 +62,8 @@ pub enum Action {
     CopyLastOutput,
     /// Open the scrollback, with its colours, in a pager in a new tab.
     ShowScrollback,
+    /// Enter or leave vi mode: a keyboard cursor over the screen and the scrollback.
+    ToggleViMode,
 }
 
 impl Action {
@@ -106,6 +108,7 @@ impl Action {
             "ScrollToNextPrompt" => Action::ScrollToPrompt(sluice_term::Direction::Right),
             "CopyLastCommandOutput" => Action::CopyLastOutput,
             "ShowScrollback" => Action::ShowScrollback,
+            "ToggleViMode" => Action::ToggleViMode,
             other => {
                 let n: usize = other.strip_prefix("SelectTab")?.parse().ok()?;
                 return (1..=9).contains(&n).then_some(Action::GoToTab(n - 1));
@@ -421,6 +424,10 @@ mod tests {
             action(&ch("z"), ModifiersState::CONTROL),
             None,
             "^Z suspends"
+        );
+        assert_eq!(
+            action(&Key::Named(NamedKey::Space), cs),
+            Some(Action::ToggleViMode)
         );
         let scroll_lock = Key::Named(NamedKey::ScrollLock);
         assert_eq!(

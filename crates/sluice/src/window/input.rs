@@ -55,6 +55,8 @@ impl actions::ActionContext for WindowContext<'_> {
             KeyTarget::PasteConfirm
         } else if pane.search.is_some() {
             KeyTarget::Search
+        } else if pane.vi.is_some() {
+            KeyTarget::Vi
         } else if pane.ended.is_some() {
             KeyTarget::Ended
         } else {
@@ -126,6 +128,15 @@ impl actions::ActionContext for WindowContext<'_> {
             search_key(pane, key, mods);
             self.window.request_frame();
         }
+    }
+
+    fn vi_key(&mut self, key: &KeyInput) {
+        let ctrl = self.window.modifiers.control_key();
+        let shared = &mut *self.shared;
+        if let Some(pane) = self.window.focused() {
+            vi_key(pane, shared, key, ctrl);
+        }
+        self.window.request_frame();
     }
 
     fn run(&mut self, action: Action) {
@@ -295,6 +306,7 @@ impl Window {
                     shared.clipboard.set(ClipboardKind::Clipboard, text);
                 }
             }
+            Action::ToggleViMode => pane.toggle_vi(),
             Action::ShowScrollback => {
                 let text = pane
                     .session
@@ -745,6 +757,12 @@ fn search_key(pane: &mut crate::pane::Pane, event: &KeyInput, mods: ModifiersSta
     let terminal = &pane.session.terminal;
     match &event.logical_key {
         Key::Named(NamedKey::Escape) => pane.search = None,
+        Key::Named(NamedKey::Enter) if search.vi_forward.is_some() => {
+            let forward = search.vi_forward.unwrap_or(true);
+            let query = search.query().to_owned();
+            pane.search = None;
+            vi_search(pane, &query, forward);
+        }
         Key::Named(NamedKey::Enter) if mods.shift_key() => {
             search.advance(terminal, Direction::Right)
         }
@@ -757,6 +775,89 @@ fn search_key(pane: &mut crate::pane::Pane, event: &KeyInput, mods: ModifiersSta
                 search.push(text, terminal);
             }
         }
+    }
+}
+
+/// A key in vi mode ([`crate::pane::vi`]).
+fn vi_key(pane: &mut crate::pane::Pane, shared: &mut Shared, event: &KeyInput, ctrl: bool) {
+    use crate::pane::vi::ViAction;
+    let rows = pane.snapshot.rows;
+    let Some(vi) = &mut pane.vi else {
+        return;
+    };
+    let action = vi.key(&event.logical_key, ctrl, rows);
+    let terminal = &pane.session.terminal;
+    match action {
+        ViAction::None => {}
+        ViAction::Command(command) => {
+            terminal.vi(command);
+        }
+        ViAction::Yank => {
+            if let Some(text) = terminal.selection_text() {
+                shared.clipboard.set(ClipboardKind::Clipboard, text);
+            }
+            terminal.clear_selection();
+        }
+        ViAction::Exit => pane.toggle_vi(),
+        ViAction::Escape if terminal.has_selection() => terminal.clear_selection(),
+        ViAction::Escape => pane.toggle_vi(),
+        ViAction::Search { forward } => {
+            let mut bar = SearchBar::new(MatchColors::of(&shared.config));
+            bar.vi_forward = Some(forward);
+            pane.search = Some(bar);
+        }
+        ViAction::SearchAgain { reverse } => {
+            if let (Some((search, forward)), Some(cursor)) =
+                (&mut pane.vi_search, terminal.vi_cursor())
+            {
+                let direction = sluice_term::vi::search_direction(*forward != reverse);
+                if search.advance_from(terminal, Some(cursor), direction)
+                    && let Some(start) = search.focused_start()
+                {
+                    terminal.vi_goto(start);
+                }
+            }
+        }
+        ViAction::OpenLink => open_link_at_vi_cursor(pane, shared),
+    }
+    // The selection is the primary selection as it grows, as a mouse selection is.
+    if let Some(text) = pane.session.terminal.selection_text() {
+        shared.clipboard.set(ClipboardKind::Selection, text);
+    }
+}
+
+/// Enter in a search bar opened from vi mode: the vi cursor goes to the first match after it
+/// (`/`) or before it (`?`), and `n` and `N` go on from there.
+fn vi_search(pane: &mut crate::pane::Pane, query: &str, forward: bool) {
+    let terminal = &pane.session.terminal;
+    let (Ok(mut search), Some(cursor)) = (sluice_term::Search::new(query), terminal.vi_cursor())
+    else {
+        return;
+    };
+    let direction = sluice_term::vi::search_direction(forward);
+    if search.advance_from(terminal, Some(cursor), direction)
+        && let Some(start) = search.focused_start()
+    {
+        terminal.vi_goto(start);
+    }
+    pane.vi_search = Some((search, forward));
+}
+
+/// `o` in vi mode: the link under the cursor (OSC 8, else a URL in the text), if its scheme
+/// is allowed.
+fn open_link_at_vi_cursor(pane: &mut crate::pane::Pane, shared: &Shared) {
+    let terminal = &pane.session.terminal;
+    let Some((row, col)) = terminal.vi_cursor_in_view() else {
+        return;
+    };
+    let uri = terminal
+        .hyperlink_at(sluice_term::ViewportPoint { row, col })
+        .map(|link| link.uri)
+        .or_else(|| links::url_at(&pane.snapshot.lines, row, col).map(|link| link.uri));
+    if let Some(uri) = uri
+        && links::allowed(&uri, &shared.config.links.schemes)
+    {
+        links::open(&shared.config.links.opener, &uri);
     }
 }
 
