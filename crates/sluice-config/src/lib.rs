@@ -12,6 +12,7 @@
 /// Font sizes in points that Sluice accepts, from the file, `--font-size` or Ctrl+=/Ctrl+-.
 pub const FONT_SIZES: std::ops::RangeInclusive<f32> = 3.0..=200.0;
 
+pub mod hints;
 mod options;
 mod reader;
 pub mod themes;
@@ -611,6 +612,7 @@ fn read_config(mut table: toml::Table) -> (Config, Vec<String>) {
     reader.report_unknown();
     let mut problems = reader.problems;
     problems.append(&mut config.keyboard.bindings.problems);
+    problems.append(&mut config.hints.sets.problems);
     (config, problems)
 }
 

@@ -33,8 +33,11 @@ fn toml_source<T: Serialize>(value: &T) -> Option<String> {
         v: &'a T,
     }
     let text = toml::to_string(&One { v: value }).ok()?;
-    let source = text.trim().strip_prefix("v = ")?.to_owned();
-    Some(source)
+    match text.trim().strip_prefix("v = ") {
+        Some(source) => Some(source.to_owned()),
+        // An array of tables is written as `[[v]]` sections: as a value, inline.
+        None => Some(toml::Value::try_from(value).ok()?.to_string()),
+    }
 }
 
 macro_rules! options {
@@ -115,6 +118,22 @@ fn not_blank(what: &'static str) -> impl FnOnce(&String) -> Result<(), String> {
         } else {
             Ok(())
         }
+    }
+}
+
+/// At least two letters (one letter labels one match), none repeated, none blank.
+#[allow(clippy::ptr_arg)] // a check takes the value as the reader holds it
+fn hint_alphabet(text: &String) -> Result<(), String> {
+    let mut seen = std::collections::HashSet::new();
+    if text.chars().count() < 2 {
+        return Err("fewer than two letters".into());
+    }
+    match text
+        .chars()
+        .find(|c| c.is_whitespace() || c.is_control() || !seen.insert(*c))
+    {
+        Some(c) => Err(format!("{c:?} is blank or repeated")),
+        None => Ok(()),
     }
 }
 
@@ -313,6 +332,15 @@ options! {
         /// chars = "text" or command = ["program", "arg"] instead of an action, and
         /// optionally mode = "~AltScreen". action = "None" unbinds a default.
         bindings: BindingList = BindingList::default(), any;
+    }
+    ["hints"] Hints as hints {
+        /// The letters hint labels are made of, the easiest to type first.
+        alphabet: String = crate::hints::DEFAULT_ALPHABET.to_owned(), hint_alphabet;
+        /// Each set: patterns = ["url", "path", "hash", "ip"] (built-in) and/or
+        /// regex = "…", an action ("Open", "Copy", "Paste" or "Select") and the key that
+        /// shows it, key = "o", mods = "Control|Shift". Typing a label runs the action on
+        /// its match; Escape goes back.
+        sets: crate::hints::HintSets = crate::hints::HintSets::default(), any;
     }
     ["bell"] Bell as bell {
         /// Flash the pane on BEL.

@@ -12,13 +12,9 @@ use regex::Regex;
 use sluice_render::Label;
 use sluice_term::{CellFlags, RenderCell, Rgb, RowSpan};
 
-/// URLs as they appear in text: a known scheme, then anything but blanks, controls, quotes
-/// and the brackets that usually enclose a URL in prose.
+/// URLs as they appear in text (`sluice_config::hints::URL_PATTERN`, which hints use too).
 static URL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r#"(?i)(?:https?://|ftp://|mailto:|gemini://|gopher://|file://|ssh://|git://)[^\s<>"'`{}|\\^\x00-\x1f\x7f]+"#,
-    )
-    .expect("the URL pattern compiles")
+    Regex::new(sluice_config::hints::URL_PATTERN).expect("the URL pattern compiles")
 });
 
 /// A link and the cells it covers.
@@ -60,43 +56,10 @@ impl Link {
 /// The URL under cell (`col`, `row`) of the screen, if any. A URL wrapped across rows (the
 /// program printed one long line) is found whole, from any of its rows.
 pub fn url_at(lines: &[Vec<RenderCell>], row: usize, col: usize) -> Option<Link> {
-    let wrapped = |r: usize| {
-        lines
-            .get(r)
-            .and_then(|l| l.last())
-            .is_some_and(|c| c.flags.contains(CellFlags::WRAPLINE))
-    };
-    // The logical line: back while the row above wraps into this one, on while this one wraps.
-    let mut first = row;
-    while first > 0 && wrapped(first - 1) {
-        first -= 1;
-    }
-    let mut last = row;
-    while last + 1 < lines.len() && wrapped(last) {
-        last += 1;
-    }
-    // Its text, with the cell each character starts at.
-    let mut text = String::new();
-    let mut cells = Vec::new();
-    for (r, line) in lines.iter().enumerate().take(last + 1).skip(first) {
-        for (c, cell) in line.iter().enumerate() {
-            if cell.flags.contains(CellFlags::WIDE_CHAR_SPACER) {
-                continue;
-            }
-            cells.push((text.len(), r, c));
-            text.push(cell.c);
-        }
-    }
-    let cell_at = |byte: usize| {
-        let i = cells
-            .partition_point(|&(b, _, _)| b <= byte)
-            .saturating_sub(1);
-        (cells[i].1, cells[i].2)
-    };
-    URL.find_iter(&text).find_map(|m| {
+    let line = LogicalLine::around(lines, row);
+    URL.find_iter(&line.text).find_map(|m| {
         let uri = trim_trailing(m.as_str());
-        let start = cell_at(m.start());
-        let end = cell_at(m.start() + uri.len() - 1);
+        let (start, end) = line.cells_of(m.start(), uri.len());
         ((start..=end).contains(&(row, col))).then(|| Link {
             uri: uri.to_owned(),
             spans: spans(start, end, lines),
@@ -105,8 +68,83 @@ pub fn url_at(lines: &[Vec<RenderCell>], row: usize, col: usize) -> Option<Link>
     })
 }
 
+/// A line as the program printed it: the screen rows it wraps across, as one text, with the
+/// cell each character starts at. How a URL or a hint wrapped across rows is found whole.
+pub struct LogicalLine {
+    pub text: String,
+    /// (byte offset in `text`, row, column), one per character.
+    cells: Vec<(usize, usize, usize)>,
+    /// The last screen row it covers.
+    pub last_row: usize,
+}
+
+impl LogicalLine {
+    /// The logical line that screen row `row` is part of.
+    pub fn around(lines: &[Vec<RenderCell>], row: usize) -> LogicalLine {
+        let wrapped = |r: usize| {
+            lines
+                .get(r)
+                .and_then(|l| l.last())
+                .is_some_and(|c| c.flags.contains(CellFlags::WRAPLINE))
+        };
+        // Back while the row above wraps into this one, on while this one wraps.
+        let mut first = row;
+        while first > 0 && wrapped(first - 1) {
+            first -= 1;
+        }
+        let mut last = row;
+        while last + 1 < lines.len() && wrapped(last) {
+            last += 1;
+        }
+        let mut text = String::new();
+        let mut cells = Vec::new();
+        for (r, line) in lines.iter().enumerate().take(last + 1).skip(first) {
+            for (c, cell) in line.iter().enumerate() {
+                if cell.flags.contains(CellFlags::WIDE_CHAR_SPACER) {
+                    continue;
+                }
+                cells.push((text.len(), r, c));
+                text.push(cell.c);
+            }
+        }
+        LogicalLine {
+            text,
+            cells,
+            last_row: last,
+        }
+    }
+
+    /// Every logical line of the screen, top to bottom.
+    pub fn all(lines: &[Vec<RenderCell>]) -> Vec<LogicalLine> {
+        let mut out = Vec::new();
+        let mut row = 0;
+        while row < lines.len() {
+            let line = LogicalLine::around(lines, row);
+            row = line.last_row + 1;
+            out.push(line);
+        }
+        out
+    }
+
+    /// The first and last cells (row, column) of the `len` bytes from byte `start`.
+    pub fn cells_of(&self, start: usize, len: usize) -> ((usize, usize), (usize, usize)) {
+        let cell_at = |byte: usize| {
+            let i = self
+                .cells
+                .partition_point(|&(b, _, _)| b <= byte)
+                .saturating_sub(1);
+            (self.cells[i].1, self.cells[i].2)
+        };
+        (cell_at(start), cell_at(start + len.max(1) - 1))
+    }
+}
+
 /// The cells from `start` to `end` (inclusive, row-major), as one span per row.
-fn spans(start: (usize, usize), end: (usize, usize), lines: &[Vec<RenderCell>]) -> Vec<RowSpan> {
+pub fn spans(
+    start: (usize, usize),
+    end: (usize, usize),
+    lines: &[Vec<RenderCell>],
+) -> Vec<RowSpan> {
     (start.0..=end.0)
         .map(|row| RowSpan {
             row,
@@ -122,7 +160,7 @@ fn spans(start: (usize, usize), end: (usize, usize), lines: &[Vec<RenderCell>]) 
 
 /// Drops punctuation that ends the sentence rather than the URL, and a closing parenthesis
 /// that has no opening one in the URL (`(see https://x.org/a)`).
-fn trim_trailing(mut uri: &str) -> &str {
+pub fn trim_trailing(mut uri: &str) -> &str {
     loop {
         let trimmed = uri.trim_end_matches(['.', ',', ':', ';', '!', '?']);
         let trimmed = match trimmed.strip_suffix(')') {

@@ -7,6 +7,7 @@
 //! background tab) keeps reading and parsing at full speed: only drawing stops.
 
 pub mod bar;
+pub mod hints;
 pub mod links;
 pub mod overlay;
 pub mod pager;
@@ -65,6 +66,8 @@ pub struct Pane {
     /// Where the pane is in its window, in cells.
     pub rect: CellRect,
     pub search: Option<SearchBar>,
+    /// Hints on screen, waiting for a label.
+    pub hints: Option<hints::Hints>,
     /// Vi mode's key state while it is on (the mode itself is the terminal's).
     pub vi: Option<vi::ViKeys>,
     /// The last search made from vi mode and whether it went down, for `n` and `N`.
@@ -154,6 +157,7 @@ impl Pane {
             search: None,
             vi: None,
             vi_search: None,
+            hints: None,
             paste_confirm: None,
             hovered_link: None,
             frozen: false,
@@ -320,6 +324,11 @@ impl Pane {
         if let Some(search) = &mut self.search {
             d.marks.extend(search.marks(&self.session.terminal));
             d.labels.push(search.label(rows, cols, fg, bg));
+        }
+        if let Some(hints) = &self.hints {
+            let (marks, labels) = hints.decorations(fg, bg);
+            d.marks.extend(marks);
+            d.labels.extend(labels);
         }
         if let Some(bar) = &self.paste_confirm {
             d.labels.push(bar.label(rows, cols, fg, bg));

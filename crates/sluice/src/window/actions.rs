@@ -2,7 +2,8 @@
 //! model): the routing is written once against the trait, the window implements it, and the
 //! tests below drive it with a context that only records what it was asked, no window needed.
 //!
-//! The order: a paste waiting for confirmation takes every key; then the window's bindings
+//! The order: a paste waiting for confirmation takes every key, then hints waiting for a
+//! label do; then the window's bindings
 //! (press acts, release is swallowed so a kitty-protocol program never sees a release without
 //! its press); then the search bar; then vi mode; a pane whose program ended (`--hold`) takes nothing else;
 //! everything else is encoded for the program.
@@ -21,6 +22,8 @@ pub enum KeyTarget {
     Nothing,
     /// A paste is waiting for the user to confirm it.
     PasteConfirm,
+    /// Hints are shown, waiting for a label.
+    Hints,
     /// The search bar is open.
     Search,
     /// Vi mode is on: keys move its cursor, none go to the program.
@@ -42,6 +45,7 @@ pub trait ActionContext {
     /// A key went down: the cursor shows at once and its blinking starts over.
     fn key_pressed(&mut self);
     fn answer_paste(&mut self, key: &Key);
+    fn hint_key(&mut self, key: &KeyInput);
     fn search_key(&mut self, key: &KeyInput);
     fn vi_key(&mut self, key: &KeyInput);
     fn run(&mut self, action: Action);
@@ -68,6 +72,13 @@ pub fn key_input(ctx: &mut impl ActionContext, key: &KeyInput) {
             // while it is open.
             if pressed {
                 ctx.answer_paste(&key.logical_key);
+            }
+            return;
+        }
+        KeyTarget::Hints => {
+            // Labels are letters that bindings may use too: the hints come first.
+            if pressed {
+                ctx.hint_key(key);
             }
             return;
         }
@@ -128,6 +139,7 @@ mod tests {
         Answer(Key),
         Search(Key),
         Vi(Key),
+        Hint(Key),
         Run(Action),
         Cancel,
         Write(Vec<u8>, bool),
@@ -170,6 +182,9 @@ mod tests {
         }
         fn search_key(&mut self, key: &KeyInput) {
             self.calls.push(Call::Search(key.logical_key.clone()));
+        }
+        fn hint_key(&mut self, key: &KeyInput) {
+            self.calls.push(Call::Hint(key.logical_key.clone()));
         }
         fn vi_key(&mut self, key: &KeyInput) {
             self.calls.push(Call::Vi(key.logical_key.clone()));
@@ -261,6 +276,13 @@ mod tests {
                 cs,
                 &t,
                 vec![Pressed, Run(Action::NewTab)],
+            ),
+            // Hints take every key, bound or not.
+            (
+                KeyTarget::Hints,
+                cs,
+                &t,
+                vec![Pressed, Hint(Key::Character("t".into()))],
             ),
             // Vi mode takes plain keys; bindings still act.
             (

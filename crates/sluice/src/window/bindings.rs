@@ -17,6 +17,7 @@
 //! Ctrl+Shift+H shows the scrollback in a pager. Ctrl+Shift+Space enters vi mode (Alacritty).
 
 use sluice_config::BindingSpec;
+use sluice_config::hints::HintSet;
 use winit::keyboard::{Key, ModifiersState, NamedKey};
 
 use super::layout::Towards;
@@ -64,6 +65,8 @@ pub enum Action {
     ShowScrollback,
     /// Enter or leave vi mode: a keyboard cursor over the screen and the scrollback.
     ToggleViMode,
+    /// Label the matches of hint set N (`hints.sets`, 0-based) for the keyboard.
+    Hints(usize),
 }
 
 impl Action {
@@ -180,14 +183,14 @@ pub struct Bindings {
 
 impl Default for Bindings {
     fn default() -> Self {
-        Bindings::new(&[]).0
+        Bindings::new(&[], &sluice_config::hints::HintSets::default().sets).0
     }
 }
 
 impl Bindings {
     /// The defaults with `user` over them, and what was wrong with `user`'s entries (each
     /// bad entry is dropped alone).
-    pub fn new(user: &[BindingSpec]) -> (Bindings, Vec<String>) {
+    pub fn new(user: &[BindingSpec], hints: &[HintSet]) -> (Bindings, Vec<String>) {
         let mut problems = Vec::new();
         let mut bindings = Vec::new();
         // Later entries of the file win over earlier ones: look them up first.
@@ -195,6 +198,24 @@ impl Bindings {
             match parse(spec) {
                 Ok(binding) => bindings.push(binding),
                 Err(why) => problems.push(format!("keyboard.bindings[{i}]: {why}; ignored")),
+            }
+        }
+        // Each hint set's key, under the user's bindings and over the defaults.
+        for (i, set) in hints.iter().enumerate() {
+            let spec = BindingSpec {
+                key: set.key.clone(),
+                mods: set.mods.clone(),
+                action: Some("None".into()),
+                chars: None,
+                command: None,
+                mode: String::new(),
+            };
+            match parse(&spec) {
+                Ok(mut binding) => {
+                    binding.target = Some(Target::Action(Action::Hints(i)));
+                    bindings.push(binding);
+                }
+                Err(why) => problems.push(format!("hints.sets[{i}]: {why}; ignored")),
             }
         }
         for &(key, mods, action) in sluice_config::DEFAULT_BINDINGS {
@@ -429,6 +450,8 @@ mod tests {
             action(&Key::Named(NamedKey::Space), cs),
             Some(Action::ToggleViMode)
         );
+        assert_eq!(action(&ch("O"), cs), Some(Action::Hints(0)));
+        assert_eq!(action(&ch("Y"), cs), Some(Action::Hints(1)));
         let scroll_lock = Key::Named(NamedKey::ScrollLock);
         assert_eq!(
             action(&scroll_lock, ModifiersState::empty()),
@@ -483,7 +506,7 @@ mod tests {
                 ..spec("NoSuchKey", "")
             },
         ];
-        let (b, problems) = Bindings::new(&user);
+        let (b, problems) = Bindings::new(&user, &[]);
         assert_eq!(problems.len(), 3, "{problems:?}");
         assert!(problems.iter().any(|p| p.contains("no action \"Explode\"")));
         assert!(problems.iter().any(|p| p.contains("no modifier \"Hyper\"")));

@@ -21,9 +21,11 @@ use super::mouse::AUTOSCROLL_INTERVAL;
 use super::{Request, Window, keys, tabs};
 use crate::app::Shared;
 use crate::events::PaneId;
+use crate::pane::hints::HintMatch;
 use crate::pane::paste_confirm::Choice;
 use crate::pane::search::{MatchColors, SearchBar};
 use crate::pane::{Spawn, links};
+use sluice_config::hints::HintAction;
 
 /// The window as key handling sees it ([`actions::ActionContext`]): the focused pane and
 /// what the window and the application can do.
@@ -53,6 +55,8 @@ impl actions::ActionContext for WindowContext<'_> {
         };
         if pane.paste_confirm.is_some() {
             KeyTarget::PasteConfirm
+        } else if pane.hints.is_some() {
+            KeyTarget::Hints
         } else if pane.search.is_some() {
             KeyTarget::Search
         } else if pane.vi.is_some() {
@@ -130,6 +134,41 @@ impl actions::ActionContext for WindowContext<'_> {
         }
     }
 
+    fn hint_key(&mut self, key: &KeyInput) {
+        use crate::pane::hints::HintKey;
+        let Some(pane) = self.window.focused() else {
+            return;
+        };
+        let Some(hints) = &mut pane.hints else {
+            return;
+        };
+        let answer = match &key.logical_key {
+            Key::Named(NamedKey::Escape) => hints.key(None),
+            Key::Named(NamedKey::Backspace) => {
+                hints.backspace();
+                HintKey::Pending
+            }
+            _ => match key
+                .text
+                .as_deref()
+                .filter(|t| !t.chars().any(char::is_control))
+            {
+                Some(text) => hints.key(Some(text)),
+                None => HintKey::Pending,
+            },
+        };
+        let action = hints.action;
+        match answer {
+            HintKey::Pending => {}
+            HintKey::Cancel => pane.hints = None,
+            HintKey::Chosen(chosen) => {
+                pane.hints = None;
+                self.run_hint(action, chosen);
+            }
+        }
+        self.window.request_frame();
+    }
+
     fn vi_key(&mut self, key: &KeyInput) {
         let ctrl = self.window.modifiers.control_key();
         let shared = &mut *self.shared;
@@ -160,6 +199,55 @@ impl actions::ActionContext for WindowContext<'_> {
         }
         if typed && self.shared.config.mouse.hide_when_typing {
             self.window.hide_pointer();
+        }
+    }
+}
+
+impl WindowContext<'_> {
+    /// Runs a hint set's action on the match whose label was typed.
+    fn run_hint(&mut self, action: HintAction, chosen: HintMatch) {
+        let config = &self.shared.config;
+        match action {
+            HintAction::Open => {
+                // A path is a `file` URL: opened only if `links.schemes` allows `file`.
+                let uri = if chosen.path {
+                    format!("file://{}", chosen.text)
+                } else {
+                    chosen.text.clone()
+                };
+                if links::allowed(&uri, &config.links.schemes) {
+                    links::open(
+                        &config.links.opener,
+                        if chosen.path { &chosen.text } else { &uri },
+                    );
+                } else {
+                    tracing::info!(uri, "not opened: its scheme is not in links.schemes");
+                }
+            }
+            HintAction::Copy => self
+                .shared
+                .clipboard
+                .set(ClipboardKind::Clipboard, chosen.text),
+            HintAction::Paste => self.window.paste(self.shared, &chosen.text),
+            HintAction::Select => {
+                if let Some(pane) = self.window.focused() {
+                    let terminal = &pane.session.terminal;
+                    let (first, last) = (chosen.spans[0], chosen.spans[chosen.spans.len() - 1]);
+                    let at = |row, col| sluice_term::ViewportPoint { row, col };
+                    terminal.start_selection(
+                        SelectionKind::Simple,
+                        at(first.row, first.start),
+                        sluice_term::Side::Left,
+                    );
+                    terminal.extend_selection(
+                        at(last.row, last.end.saturating_sub(1)),
+                        sluice_term::Side::Right,
+                    );
+                    if let Some(text) = terminal.selection_text() {
+                        self.shared.clipboard.set(ClipboardKind::Selection, text);
+                    }
+                }
+            }
         }
     }
 }
@@ -307,6 +395,12 @@ impl Window {
                 }
             }
             Action::ToggleViMode => pane.toggle_vi(),
+            Action::Hints(index) => {
+                let hints = &shared.config.hints;
+                pane.hints = hints.sets.sets.get(index).and_then(|set| {
+                    crate::pane::hints::Hints::start(set, &hints.alphabet, &pane.snapshot.lines)
+                });
+            }
             Action::ShowScrollback => {
                 let text = pane
                     .session
