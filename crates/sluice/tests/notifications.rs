@@ -72,6 +72,8 @@ fn programs_out_of_sight_notify_the_desktop_and_long_commands_report_their_end()
         "sleep 2; printf '\\033]9;from the background\\007'; sleep 0.6; ",
         "for i in $(seq 50); do printf '\\033]9;flood %s\\007' $i; done; sleep 0.6; ",
         "printf '\\033]777;notify;Make;all \\001targets\\007'; sleep 0.6; ",
+        // kitty's, in two chunks, the body in base64.
+        "printf '\\033]99;i=7:d=0;Kitty \\033\\\\\\033]99;i=7:p=body:e=1;Ym9keQ==\\033\\\\'; sleep 0.6; ",
         "printf '\\033]133;C\\007'; sleep 1.3; printf '\\033]133;D;3\\007'; sleep 30"
     );
     let config = "[notifications]\ncommand_finished_after = 1\nmin_interval = 0.5\n";
@@ -98,6 +100,10 @@ fn programs_out_of_sight_notify_the_desktop_and_long_commands_report_their_end()
     );
     assert!(seen.contains("string \"from the background\""), "{seen}");
     assert!(seen.contains("string \"Make\""), "{seen}");
+    assert!(
+        seen.contains("string \"Kitty\"") && seen.contains("string \"body\""),
+        "both chunks of the kitty notification, the body decoded: {seen}"
+    );
     assert!(
         seen.contains("string \"all  targets\""),
         "the control is a space: {seen}"

@@ -179,3 +179,30 @@ fn the_scrollback_opens_in_the_pager_and_get_text_prints_it() {
         "the screen only, without --scrollback"
     );
 }
+
+/// OSC 7 from the bash script: after `cd` into a directory (with a space, percent-encoded in
+/// the report), a new tab starts there. The shell's own current directory says the same
+/// here; that the report is read and decoded is `bash_marks_prompts_output_and_exit_statuses`'s
+/// check.
+#[test]
+fn a_new_tab_starts_where_the_shell_reported_it_was() {
+    let rc = script("sluice.bash");
+    let s = Sluice::start(
+        "osc7-tab",
+        &["-e", "bash", "--noprofile", "--rcfile", &rc, "-i"],
+    );
+    let target = s.dir.join("deep dir");
+    std::fs::create_dir_all(&target).unwrap();
+    s.type_line("cd 'deep dir'");
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    s.xdotool(&["key", "ctrl+shift+t"]);
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    s.type_line("pwd > where.txt");
+    let file = "deep dir/where.txt";
+    s.wait_for_path(file);
+    let got = std::fs::read_to_string(s.dir.join(file)).unwrap();
+    assert_eq!(
+        std::path::Path::new(got.trim()).canonicalize().unwrap(),
+        target.canonicalize().unwrap()
+    );
+}
