@@ -354,6 +354,12 @@ options! {
         /// Ask the desktop for attention (the urgency hint) on BEL in a window without focus.
         urgency: bool = true, any;
     }
+    ["shell_integration"] ShellIntegration as shell_integration {
+        /// Mark each prompt (OSC 133, docs/shell-integration.md) in the margin: its first
+        /// cell in the theme's blue, and a failed command's exit status in red at the end of
+        /// the next prompt's line.
+        prompt_marks: bool = false, any;
+    }
     ["notifications"] Notifications as notifications {
         /// When a program's desktop notification (OSC 9, OSC 777, OSC 99) is shown:
         /// "always", "unfocused" (only while its pane is not the one you are looking at:

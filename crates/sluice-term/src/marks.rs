@@ -203,6 +203,38 @@ impl crate::Terminal {
         self.with_term(|term| marks(term))
     }
 
+    /// The marks on the rows in view, each with its row in the view (for drawing them):
+    /// a scan of the screen's cells only, so it can be done every frame.
+    pub fn marks_in_view(&self) -> Vec<(usize, Mark)> {
+        self.with_term(|term| {
+            let grid = term.grid();
+            let offset = grid.display_offset() as i32;
+            let top = grid.topmost_line().0;
+            let mut found = Vec::new();
+            for row in 0..grid.screen_lines() {
+                let line = row as i32 - offset;
+                for (column, cell) in grid[Line(line)][..].iter().enumerate() {
+                    let Some(link) = cell.extra.as_ref().and(cell.hyperlink()) else {
+                        continue;
+                    };
+                    if !is_mark_link(&link) {
+                        continue;
+                    }
+                    found.extend(marks_of(&link).map(|mark| {
+                        let mark = Mark {
+                            line: (line - top) as usize,
+                            column,
+                            kind: mark.kind,
+                            status: mark.status,
+                        };
+                        (row, mark)
+                    }));
+                }
+            }
+            found
+        })
+    }
+
     /// Scrolls the view so that the previous (`Left`) or next (`Right`) prompt is at its top;
     /// past the last prompt, back to the bottom. False if there was nowhere to go.
     pub fn scroll_to_prompt(&self, direction: crate::Direction) -> bool {

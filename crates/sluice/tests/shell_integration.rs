@@ -206,3 +206,38 @@ fn a_new_tab_starts_where_the_shell_reported_it_was() {
         target.canonicalize().unwrap()
     );
 }
+
+/// `shell_integration.prompt_marks`: each prompt's first cell is drawn in the theme's blue,
+/// and a failed command's status in red at the end of its line; a row without a mark has
+/// neither.
+#[test]
+fn prompt_marks_are_drawn_in_the_margin_when_asked() {
+    let script = "printf '\\033]133;A\\007$ false\\r\\n\\033]133;C\\007\\033]133;D;2\\007\
+                  \\033]133;A\\007$ \\r\\nplain row'; sleep 30";
+    let s = Sluice::start_with_config(
+        "prompt-marks",
+        &["--size", "40x5", "-e", "sh", "-c", script],
+        "[shell_integration]\nprompt_marks = true\n",
+    );
+    let (width, _, rgba) = x11::screenshot(&s.x.display, &s.window, &s.dir.join("marks.png"));
+    let (cw, ch) = x11::cell_size();
+    // Pixels of `color` in the cells `cols` of row `row` (the window has 4 px of padding).
+    let count = |row: u32, cols: std::ops::Range<u32>, color: [u8; 3]| {
+        let mut n = 0;
+        for y in 4 + row * ch..4 + (row + 1) * ch {
+            for x in 4 + cols.start * cw..4 + cols.end * cw {
+                let i = ((y * width + x) * 4) as usize;
+                n += (rgba[i..i + 3] == color) as u32;
+            }
+        }
+        n
+    };
+    // tomorrow-night's blue and red.
+    let (blue, red) = ([0x81, 0xa2, 0xbe], [0xcc, 0x66, 0x66]);
+    let cell = cw * ch;
+    assert!(count(0, 0..1, blue) > cell / 3, "the first prompt's mark");
+    assert!(count(1, 0..1, blue) > cell / 3, "the second prompt's mark");
+    assert!(count(1, 32..40, red) > cell, "exit 2 at the end of the line");
+    assert_eq!(count(2, 0..40, blue) + count(2, 0..40, red), 0, "an unmarked row");
+    assert_eq!(count(0, 32..40, red), 0, "no status where no command failed");
+}

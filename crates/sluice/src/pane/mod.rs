@@ -292,11 +292,15 @@ impl Pane {
         cursor_shown: bool,
         extra: Vec<Label>,
         now: Instant,
+        prompt_marks: bool,
     ) -> usize {
         if !self.frozen {
             self.session.terminal.update_snapshot(&mut self.snapshot);
         }
         let mut decorations = self.decorations(now);
+        if prompt_marks {
+            self.prompt_marks(&mut decorations);
+        }
         decorations.labels.extend(extra);
         self.view.set_decorations(decorations);
         let cursor = self.snapshot.cursor;
@@ -313,6 +317,44 @@ impl Pane {
         self.metrics.frame(cost);
         if let Some(overlay) = &mut self.overlay {
             overlay.frame(cost);
+        }
+    }
+
+    /// `shell_integration.prompt_marks`: each prompt's first cell in blue, and the exit status
+    /// of a command that failed in red at the end of the line its end was marked on.
+    fn prompt_marks(&self, d: &mut Decorations) {
+        use sluice_term::marks::MarkKind;
+        let (cols, background) = (self.snapshot.cols, self.snapshot.background);
+        let (blue, red) = (self.snapshot.palette_color(4), self.snapshot.palette_color(1));
+        for (row, mark) in self.session.terminal.marks_in_view() {
+            match (mark.kind, mark.status) {
+                (MarkKind::Prompt, _) => {
+                    let span = RowSpan {
+                        row,
+                        start: mark.column,
+                        end: mark.column + 1,
+                    };
+                    d.marks.push((
+                        span,
+                        Mark::Colors {
+                            fg: background,
+                            bg: blue,
+                        },
+                    ));
+                }
+                (MarkKind::Finished, Some(status)) if status != 0 => {
+                    let text = format!(" exit {status} ");
+                    d.labels.push(Label {
+                        row,
+                        col: cols.saturating_sub(text.len()),
+                        text,
+                        fg: background,
+                        bg: red,
+                        underline: false,
+                    });
+                }
+                _ => {}
+            }
         }
     }
 

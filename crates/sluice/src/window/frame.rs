@@ -81,7 +81,8 @@ impl Window {
                     });
                 }
             }
-            pane.draw(&mut g.renderer, cursor_shown, extra, start);
+            let prompt_marks = shared.config.shell_integration.prompt_marks;
+            pane.draw(&mut g.renderer, cursor_shown, extra, start, prompt_marks);
         }
         self.refresh_hover(shared);
         let Some(g) = shared.graphics.as_mut() else {
