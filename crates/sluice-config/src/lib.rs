@@ -279,6 +279,49 @@ impl TabBar {
     }
 }
 
+/// A font style name as fontconfig and font menus write them ("Medium", "SemiBold Italic",
+/// "Light", "Bold Oblique"): its weight (100 to 900) and whether it slants.
+pub fn font_style(name: &str) -> Result<(u16, bool), String> {
+    let mut weight = None;
+    let mut italic = false;
+    let words = name.to_ascii_lowercase();
+    let words = words.split_whitespace().collect::<Vec<_>>().join("");
+    let mut rest = words.as_str();
+    for slant in ["italic", "oblique"] {
+        if let Some(stripped) = rest.strip_suffix(slant) {
+            italic = true;
+            rest = stripped;
+        }
+    }
+    const WEIGHTS: &[(&str, u16)] = &[
+        ("thin", 100),
+        ("hairline", 100),
+        ("extralight", 200),
+        ("ultralight", 200),
+        ("light", 300),
+        ("regular", 400),
+        ("normal", 400),
+        ("book", 400),
+        ("medium", 500),
+        ("semibold", 600),
+        ("demibold", 600),
+        ("bold", 700),
+        ("extrabold", 800),
+        ("ultrabold", 800),
+        ("black", 900),
+        ("heavy", 900),
+    ];
+    if !rest.is_empty() {
+        weight = WEIGHTS.iter().find(|(w, _)| *w == rest).map(|&(_, w)| w);
+        if weight.is_none() {
+            return Err(format!(
+                "no style {name:?}: a weight (Thin, Light, Regular, Medium, SemiBold, Bold,                  ExtraBold, Black) and/or Italic"
+            ));
+        }
+    }
+    Ok((weight.unwrap_or(400), italic))
+}
+
 /// When a program's desktop notification is shown (`notifications.when`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -886,5 +929,28 @@ mod tests {
     #[test]
     fn an_empty_file_is_the_defaults() {
         assert_eq!(parse(""), (Config::default(), vec![]));
+    }
+}
+
+#[cfg(test)]
+mod font_style_tests {
+    use super::font_style;
+
+    #[test]
+    fn style_names_give_weight_and_slant() {
+        let table = [
+            ("Regular", (400, false)),
+            ("Medium", (500, false)),
+            ("SemiBold", (600, false)),
+            ("Semi Bold", (600, false)),
+            ("Light Italic", (300, true)),
+            ("Bold Oblique", (700, true)),
+            ("Italic", (400, true)),
+            ("black", (900, false)),
+        ];
+        for (name, want) in table {
+            assert_eq!(font_style(name), Ok(want), "{name}");
+        }
+        assert!(font_style("Wide").unwrap_err().contains("no style"));
     }
 }

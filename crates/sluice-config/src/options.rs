@@ -121,6 +121,12 @@ fn not_blank(what: &'static str) -> impl FnOnce(&String) -> Result<(), String> {
     }
 }
 
+fn some_font_style(style: &Option<String>) -> Result<(), String> {
+    style
+        .as_deref()
+        .map_or(Ok(()), |s| crate::font_style(s).map(drop))
+}
+
 /// At least two letters (one letter labels one match), none repeated, none blank.
 #[allow(clippy::ptr_arg)] // a check takes the value as the reader holds it
 fn hint_alphabet(text: &String) -> Result<(), String> {
@@ -183,6 +189,14 @@ options! {
         italic_family: Option<String> = None, some_not_blank("family name");
         /// The family for bold italic text; unset: `family`, bold italic.
         bold_italic_family: Option<String> = None, some_not_blank("family name");
+        /// The style of regular text, e.g. "Medium" or "Light"; unset: "Regular".
+        style: Option<String> = None, some_font_style;
+        /// The style of bold text, e.g. "SemiBold"; unset: "Bold".
+        bold_style: Option<String> = None, some_font_style;
+        /// The style of italic text; unset: "Italic".
+        italic_style: Option<String> = None, some_font_style;
+        /// The style of bold italic text; unset: "Bold Italic".
+        bold_italic_style: Option<String> = None, some_font_style;
         /// Pixels added to each cell's width (negative: taken off); -20 to 50.
         offset_x: i8 = 0, within(-20..=50);
         /// Pixels added to each cell's height (line spacing); -20 to 50.

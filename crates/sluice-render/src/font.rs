@@ -26,6 +26,32 @@ const BUNDLED_FAMILY: &str = "DejaVu Sans Mono";
 /// picks a monochrome DejaVu glyph for 😀 first.
 const EMOJI_FAMILY: &str = "Noto Color Emoji";
 
+/// A face's weight (100 thin to 900 black, 400 regular, 700 bold) and slant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FaceStyle {
+    pub weight: u16,
+    pub italic: bool,
+}
+
+impl FaceStyle {
+    pub const REGULAR: FaceStyle = FaceStyle {
+        weight: 400,
+        italic: false,
+    };
+    pub const BOLD: FaceStyle = FaceStyle {
+        weight: 700,
+        italic: false,
+    };
+    pub const ITALIC: FaceStyle = FaceStyle {
+        weight: 400,
+        italic: true,
+    };
+    pub const BOLD_ITALIC: FaceStyle = FaceStyle {
+        weight: 700,
+        italic: true,
+    };
+}
+
 /// Which font to use, and how big.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FontConfig {
@@ -35,6 +61,9 @@ pub struct FontConfig {
     pub bold_family: Option<String>,
     pub italic_family: Option<String>,
     pub bold_italic_family: Option<String>,
+    /// The faces for regular, bold, italic and bold italic text (a "Medium" regular face, a
+    /// "SemiBold" bold one).
+    pub styles: [FaceStyle; 4],
     /// Pixels added to each cell's width and height (negative: removed).
     pub offset: (i32, i32),
     /// Pixels every glyph is moved by, right and down.
@@ -60,6 +89,12 @@ impl Default for FontConfig {
             bold_family: None,
             italic_family: None,
             bold_italic_family: None,
+            styles: [
+                FaceStyle::REGULAR,
+                FaceStyle::BOLD,
+                FaceStyle::ITALIC,
+                FaceStyle::BOLD_ITALIC,
+            ],
             offset: (0, 0),
             glyph_offset: (0, 0),
             builtin_box_drawing: true,
@@ -108,6 +143,8 @@ pub struct Fonts {
     family: String,
     /// Bold, italic, bold italic: a family of their own, or `family`.
     styled: [String; 3],
+    /// Regular, bold, italic, bold italic: the face's weight and slant.
+    styles: [FaceStyle; 4],
     glyph_offset: (i32, i32),
     pub builtin_box_drawing: bool,
     pub cursor_thickness: f32,
@@ -171,6 +208,7 @@ impl Fonts {
             swash: SwashCache::new(),
             family,
             styled,
+            styles: config.styles,
             glyph_offset: config.glyph_offset,
             builtin_box_drawing: config.builtin_box_drawing,
             cursor_thickness: config.cursor_thickness.clamp(0.0, 1.0),
@@ -204,11 +242,11 @@ impl Fonts {
 
     fn shape_uncached(&mut self, text: &str, style: GlyphStyle, cells: u32) -> Vec<PlacedGlyph> {
         let emoji = text.chars().any(is_emoji);
-        let main = match (style.bold, style.italic) {
-            (true, false) => &self.styled[0],
-            (false, true) => &self.styled[1],
-            (true, true) => &self.styled[2],
-            (false, false) => &self.family,
+        let (main, face) = match (style.bold, style.italic) {
+            (true, false) => (&self.styled[0], self.styles[1]),
+            (false, true) => (&self.styled[1], self.styles[2]),
+            (true, true) => (&self.styled[2], self.styles[3]),
+            (false, false) => (&self.family, self.styles[0]),
         };
         let fallback = if emoji || covers(&mut self.system, main, text) {
             None
@@ -225,12 +263,8 @@ impl Fonts {
         };
         let attrs = Attrs::new()
             .family(family)
-            .weight(if style.bold {
-                Weight::BOLD
-            } else {
-                Weight::NORMAL
-            })
-            .style(if style.italic {
+            .weight(Weight(face.weight))
+            .style(if face.italic {
                 Style::Italic
             } else {
                 Style::Normal

@@ -26,7 +26,7 @@ mod surface;
 pub use damage::OverlayColors;
 pub use decorations::{Decorations, Label, Mark};
 pub use error::{Error, Result};
-pub use font::{CellMetrics, FontConfig};
+pub use font::{CellMetrics, FaceStyle, FontConfig};
 pub use gpu::Gpu;
 pub use image::Image;
 pub use offscreen::Offscreen;

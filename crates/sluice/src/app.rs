@@ -84,6 +84,19 @@ pub fn font_config(config: &Config, size_px: f32) -> FontConfig {
         bold_family: f.bold_family.clone(),
         italic_family: f.italic_family.clone(),
         bold_italic_family: f.bold_italic_family.clone(),
+        styles: [
+            (&f.style, sluice_render::FaceStyle::REGULAR),
+            (&f.bold_style, sluice_render::FaceStyle::BOLD),
+            (&f.italic_style, sluice_render::FaceStyle::ITALIC),
+            (&f.bold_italic_style, sluice_render::FaceStyle::BOLD_ITALIC),
+        ]
+        .map(|(name, default)| {
+            // Checked when the configuration was read: a bad name kept the default.
+            match name.as_deref().map(sluice_config::font_style) {
+                Some(Ok((weight, italic))) => sluice_render::FaceStyle { weight, italic },
+                _ => default,
+            }
+        }),
         offset: (f.offset_x.into(), f.offset_y.into()),
         glyph_offset: (f.glyph_offset_x.into(), f.glyph_offset_y.into()),
         builtin_box_drawing: f.builtin_box_drawing,

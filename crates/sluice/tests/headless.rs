@@ -576,3 +576,52 @@ fn the_json_dump_reports_the_directory_the_shell_reported() {
     let dump: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     assert!(dump.get("working_directory").is_none(), "{dump}");
 }
+
+/// `font.style` picks the face regular text is drawn in: "Bold" lights more pixels than the
+/// default ("Regular"), and `font.bold_style = "Regular"` draws bold (SGR 1) text as thin as
+/// regular text. Rendered on the GPU (`--screenshot`).
+#[test]
+fn font_styles_choose_the_face_each_kind_of_text_is_drawn_in() {
+    let dir = std::env::temp_dir().join(format!("sluice-styles-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let lit = |name: &str, options: &[&str], script: &str| {
+        let shot = dir.join(format!("{name}.png"));
+        let mut args = vec!["--size", "24x2", "--screenshot", shot.to_str().unwrap()];
+        args.extend_from_slice(options);
+        let run = sh(&args, script);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        let decoder =
+            png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&shot).unwrap()));
+        let mut reader = decoder.read_info().unwrap();
+        let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut pixels).unwrap();
+        let background = [0x1d, 0x1f, 0x21];
+        pixels[..info.buffer_size()]
+            .chunks(4)
+            .filter(|p| p[..3] != background)
+            .count()
+    };
+    let text = r"printf '\033[?25lHello, World'";
+    let bold_text = r"printf '\033[?25l\033[1mHello, World'";
+    let regular = lit("regular", &[], text);
+    let bold = lit("bold", &["-o", r#"font.style="Bold""#], text);
+    let sgr_bold = lit("sgr-bold", &[], bold_text);
+    let sgr_regular = lit(
+        "sgr-regular",
+        &["-o", r#"font.bold_style="Regular""#],
+        bold_text,
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(
+        bold as f64 > regular as f64 * 1.1,
+        "bold {bold} against regular {regular}"
+    );
+    assert!(
+        sgr_bold as f64 > regular as f64 * 1.1,
+        "SGR 1 is bold by default"
+    );
+    assert_eq!(
+        sgr_regular, regular,
+        "bold_style = Regular draws SGR 1 as regular"
+    );
+}

@@ -237,7 +237,18 @@ fn prompt_marks_are_drawn_in_the_margin_when_asked() {
     let cell = cw * ch;
     assert!(count(0, 0..1, blue) > cell / 3, "the first prompt's mark");
     assert!(count(1, 0..1, blue) > cell / 3, "the second prompt's mark");
-    assert!(count(1, 32..40, red) > cell, "exit 2 at the end of the line");
-    assert_eq!(count(2, 0..40, blue) + count(2, 0..40, red), 0, "an unmarked row");
-    assert_eq!(count(0, 32..40, red), 0, "no status where no command failed");
+    assert!(
+        count(1, 32..40, red) > cell,
+        "exit 2 at the end of the line"
+    );
+    assert_eq!(
+        count(2, 0..40, blue) + count(2, 0..40, red),
+        0,
+        "an unmarked row"
+    );
+    assert_eq!(
+        count(0, 32..40, red),
+        0,
+        "no status where no command failed"
+    );
 }

@@ -325,7 +325,10 @@ impl Pane {
     fn prompt_marks(&self, d: &mut Decorations) {
         use sluice_term::marks::MarkKind;
         let (cols, background) = (self.snapshot.cols, self.snapshot.background);
-        let (blue, red) = (self.snapshot.palette_color(4), self.snapshot.palette_color(1));
+        let (blue, red) = (
+            self.snapshot.palette_color(4),
+            self.snapshot.palette_color(1),
+        );
         for (row, mark) in self.session.terminal.marks_in_view() {
             match (mark.kind, mark.status) {
                 (MarkKind::Prompt, _) => {
