@@ -119,23 +119,9 @@ impl Default for HintSets {
 impl<'de> Deserialize<'de> for HintSets {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let entries = Vec::<toml::Value>::deserialize(d)?;
-        let mut list = HintSets {
-            sets: Vec::new(),
-            problems: Vec::new(),
-        };
-        for (i, entry) in entries.into_iter().enumerate() {
-            let set = entry
-                .try_into::<HintSet>()
-                .map_err(|e| e.to_string().trim().to_owned())
-                .and_then(|set| set.regex().map(|_| set));
-            match set {
-                Ok(set) => list.sets.push(set),
-                Err(why) => list
-                    .problems
-                    .push(format!("hints.sets[{i}]: {why}; ignored")),
-            }
-        }
-        Ok(list)
+        let (sets, problems) =
+            crate::lenient_list(entries, "hints.sets", |set: &HintSet| set.regex().map(drop));
+        Ok(HintSets { sets, problems })
     }
 }
 

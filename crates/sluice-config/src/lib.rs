@@ -160,21 +160,95 @@ pub struct BindingList {
 impl<'de> serde::Deserialize<'de> for BindingList {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let entries = Vec::<toml::Value>::deserialize(d)?;
-        let mut list = BindingList::default();
-        for (i, entry) in entries.into_iter().enumerate() {
-            match entry.try_into::<BindingSpec>().map_err(|e| e.to_string()) {
-                Ok(spec) => match spec.check() {
-                    Ok(()) => list.specs.push(spec),
-                    Err(why) => list
-                        .problems
-                        .push(format!("keyboard.bindings[{i}]: {why}; ignored")),
-                },
-                Err(why) => list
-                    .problems
-                    .push(format!("keyboard.bindings[{i}]: {}; ignored", why.trim())),
-            }
+        let (specs, problems) = lenient_list(entries, "keyboard.bindings", BindingSpec::check);
+        Ok(BindingList { specs, problems })
+    }
+}
+
+/// The entries of a list option that parse and pass `check`, and a problem (with its
+/// `path[i]`) for each one dropped: one bad entry costs only itself.
+pub(crate) fn lenient_list<T: serde::de::DeserializeOwned>(
+    entries: Vec<toml::Value>,
+    path: &str,
+    check: impl Fn(&T) -> Result<(), String>,
+) -> (Vec<T>, Vec<String>) {
+    let mut kept = Vec::new();
+    let mut problems = Vec::new();
+    for (i, entry) in entries.into_iter().enumerate() {
+        let entry = entry
+            .try_into::<T>()
+            .map_err(|e| e.to_string().trim().to_owned())
+            .and_then(|entry| check(&entry).map(|()| entry));
+        match entry {
+            Ok(entry) => kept.push(entry),
+            Err(why) => problems.push(format!("{path}[{i}]: {why}; ignored")),
         }
-        Ok(list)
+    }
+    (kept, problems)
+}
+
+/// Exactly one of a binding's `action`, `chars` and `command`.
+fn one_target(
+    what: &str,
+    action: &Option<String>,
+    chars: &Option<String>,
+    command: &Option<Vec<String>>,
+) -> Result<(), String> {
+    let targets = [
+        action.is_some(),
+        chars.is_some(),
+        command.as_ref().is_some_and(|c| !c.is_empty()),
+    ];
+    match targets.iter().filter(|&&t| t).count() {
+        1 => Ok(()),
+        0 => Err(format!("{what:?} has no action, chars or command")),
+        _ => Err(format!(
+            "{what:?} has more than one of action, chars and command"
+        )),
+    }
+}
+
+/// The mouse buttons' defaults: the middle button pastes the primary selection, as on every
+/// X11 terminal.
+pub const DEFAULT_MOUSE_BINDINGS: &[(&str, &str, &str)] = &[("Middle", "", "PasteSelection")];
+
+/// One entry of `mouse.bindings`: a button ("Left", "Right", "Middle", "Back", "Forward") with
+/// modifiers, and what it does (one of `action`, `chars`, `command`, as for keys). It applies
+/// where the program does not take the mouse (or with Shift held).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct MouseBindingSpec {
+    pub mouse: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub mods: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chars: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<Vec<String>>,
+}
+
+/// `mouse.bindings`, as [`BindingList`] is for keys.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct MouseBindingList {
+    pub specs: Vec<MouseBindingSpec>,
+    pub problems: Vec<String>,
+}
+
+impl<'de> serde::Deserialize<'de> for MouseBindingList {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let entries = Vec::<toml::Value>::deserialize(d)?;
+        let (specs, problems) = lenient_list(entries, "mouse.bindings", |s: &MouseBindingSpec| {
+            one_target(&s.mouse, &s.action, &s.chars, &s.command)
+        });
+        Ok(MouseBindingList { specs, problems })
+    }
+}
+
+impl serde::Serialize for MouseBindingList {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.specs.serialize(s)
     }
 }
 
@@ -186,19 +260,7 @@ impl serde::Serialize for BindingList {
 
 impl BindingSpec {
     fn check(&self) -> Result<(), String> {
-        let targets = [
-            self.action.is_some(),
-            self.chars.is_some(),
-            self.command.as_ref().is_some_and(|c| !c.is_empty()),
-        ];
-        match targets.iter().filter(|&&t| t).count() {
-            1 => Ok(()),
-            0 => Err(format!("{:?} has no action, chars or command", self.key)),
-            _ => Err(format!(
-                "{:?} has more than one of action, chars and command",
-                self.key
-            )),
-        }
+        one_target(&self.key, &self.action, &self.chars, &self.command)
     }
 }
 
@@ -656,6 +718,7 @@ fn read_config(mut table: toml::Table) -> (Config, Vec<String>) {
     let mut problems = reader.problems;
     problems.append(&mut config.keyboard.bindings.problems);
     problems.append(&mut config.hints.sets.problems);
+    problems.append(&mut config.mouse.bindings.problems);
     (config, problems)
 }
 

@@ -11,8 +11,8 @@ use serde::Serialize;
 
 use crate::reader::{Reader, any, within};
 use crate::{
-    BindingList, Blinking, ConfirmPaste, CursorShape, Decorations, HexColor, NotifyWhen,
-    StartupMode, TabBar,
+    BindingList, Blinking, ConfirmPaste, CursorShape, Decorations, HexColor, MouseBindingList,
+    NotifyWhen, StartupMode, TabBar,
 };
 
 /// One option as documented: `section.name`, its doc comment, its default as TOML (`None`
@@ -298,6 +298,11 @@ options! {
     ["mouse"] Mouse as mouse {
         /// Hide the pointer while typing; it comes back when the mouse moves.
         hide_when_typing: bool = true, any;
+        /// Button bindings, over the default (the middle button pastes the primary
+        /// selection): each { mouse = "Right", mods = "Control", action = "Paste" }, or with
+        /// chars or command as for keys; action = "None" unbinds. They apply where the
+        /// program does not take the mouse, or with Shift held.
+        bindings: MouseBindingList = MouseBindingList::default(), any;
     }
     ["terminal"] Terminal as terminal {
         /// The program new panes run, and its arguments; unset: your shell ($SHELL, else your

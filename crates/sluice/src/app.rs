@@ -766,8 +766,11 @@ impl App {
 /// The bindings `config` asks for; what is wrong with its entries is reported (each bad
 /// entry is dropped alone, the rest apply).
 fn bindings_of(config: &Config) -> (Bindings, Vec<String>) {
-    let (bindings, problems) =
-        Bindings::new(&config.keyboard.bindings.specs, &config.hints.sets.sets);
+    let (bindings, problems) = Bindings::new(
+        &config.keyboard.bindings.specs,
+        &config.hints.sets.sets,
+        &config.mouse.bindings.specs,
+    );
     for problem in &problems {
         eprintln!("sluice: {problem}");
         tracing::warn!("{problem}");

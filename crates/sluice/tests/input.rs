@@ -199,3 +199,38 @@ fn ctrl_c_gets_through_a_paste_the_program_never_reads() {
     let rest = std::fs::metadata(s.dir.join("rest.bin")).unwrap().len();
     assert!(rest < 4096, "{rest} bytes of the paste arrived after ^C");
 }
+
+/// `mouse.bindings`: a button sends text, a modified one runs an action, and the middle
+/// button's default paste can be unbound.
+#[test]
+fn mouse_bindings_from_the_file_do_what_they_say() {
+    let config = r#"
+[mouse]
+bindings = [
+    { mouse = "Right", chars = "right\n" },
+    { mouse = "Right", mods = "Control", action = "PasteSelection" },
+    { mouse = "Middle", action = "None" },
+]
+"#;
+    let s = Sluice::start_with_config("mouse-bindings", &["--size", "60x10", "-e", "sh"], config);
+    s.type_line("printf 'alpha\\n'; stty -echo; cat > out.txt");
+    std::thread::sleep(Duration::from_millis(500));
+    // "alpha" into the primary selection (row 1: the command line is row 0).
+    s.point_at(2, 1);
+    s.xdotool(&["click", "--repeat", "2", "--delay", "80", "1"]);
+    std::thread::sleep(Duration::from_millis(200));
+    // Middle: unbound, pastes nothing. Right: types "right". Ctrl+Right: pastes "alpha".
+    s.xdotool(&["click", "2"]);
+    s.xdotool(&["click", "3"]);
+    std::thread::sleep(Duration::from_millis(200));
+    s.xdotool(&["keydown", "ctrl", "click", "3", "keyup", "ctrl"]);
+    std::thread::sleep(Duration::from_millis(200));
+    s.xdotool(&["key", "Return", "ctrl+d"]);
+    let got = s.wait_for_file("out.txt", 12);
+    assert_eq!(
+        String::from_utf8_lossy(&got),
+        "right\nalpha\n",
+        "{}",
+        s.log()
+    );
+}

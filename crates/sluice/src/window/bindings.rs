@@ -16,8 +16,9 @@
 //! and next prompt, Ctrl+Shift+G copies the last command's output (kitty shows it in a pager),
 //! Ctrl+Shift+H shows the scrollback in a pager. Ctrl+Shift+Space enters vi mode (Alacritty).
 
-use sluice_config::BindingSpec;
 use sluice_config::hints::HintSet;
+use sluice_config::{BindingSpec, MouseBindingSpec};
+use sluice_term::input::MouseButton;
 use winit::keyboard::{Key, ModifiersState, NamedKey};
 
 use super::layout::Towards;
@@ -179,18 +180,23 @@ const MODS: ModifiersState = ModifiersState::CONTROL
 #[derive(Debug, Clone, PartialEq)]
 pub struct Bindings {
     bindings: Vec<Binding>,
+    mouse: Vec<MouseBinding>,
 }
 
 impl Default for Bindings {
     fn default() -> Self {
-        Bindings::new(&[], &sluice_config::hints::HintSets::default().sets).0
+        Bindings::new(&[], &sluice_config::hints::HintSets::default().sets, &[]).0
     }
 }
 
 impl Bindings {
     /// The defaults with `user` over them, and what was wrong with `user`'s entries (each
     /// bad entry is dropped alone).
-    pub fn new(user: &[BindingSpec], hints: &[HintSet]) -> (Bindings, Vec<String>) {
+    pub fn new(
+        user: &[BindingSpec],
+        hints: &[HintSet],
+        mouse_user: &[MouseBindingSpec],
+    ) -> (Bindings, Vec<String>) {
         let mut problems = Vec::new();
         let mut bindings = Vec::new();
         // Later entries of the file win over earlier ones: look them up first.
@@ -229,7 +235,34 @@ impl Bindings {
             };
             bindings.push(parse(&spec).expect("the default bindings parse"));
         }
-        (Bindings { bindings }, problems)
+        let mut mouse = Vec::new();
+        for (i, spec) in mouse_user.iter().enumerate().rev() {
+            match parse_mouse(spec) {
+                Ok(binding) => mouse.push(binding),
+                Err(why) => problems.push(format!("mouse.bindings[{i}]: {why}; ignored")),
+            }
+        }
+        for &(button, mods, action) in sluice_config::DEFAULT_MOUSE_BINDINGS {
+            let spec = MouseBindingSpec {
+                mouse: button.into(),
+                mods: mods.into(),
+                action: Some(action.into()),
+                chars: None,
+                command: None,
+            };
+            mouse.push(parse_mouse(&spec).expect("the default mouse bindings parse"));
+        }
+        (Bindings { bindings, mouse }, problems)
+    }
+
+    /// What pressing `button` with `mods` held does, if it is bound (`None` also for a
+    /// default unbound with `action = "None"`).
+    pub fn mouse(&self, button: MouseButton, mods: ModifiersState) -> Option<&Target> {
+        let mods = mods & MODS;
+        self.mouse
+            .iter()
+            .find(|b| b.button == button && b.mods == mods)
+            .and_then(|b| b.target.as_ref())
     }
 
     /// What `key` (as typed without modifiers) with `mods` held does in `modes`, if it is
@@ -258,21 +291,7 @@ fn normalise(key: &Key) -> Key {
 
 fn parse(spec: &BindingSpec) -> Result<Binding, String> {
     let key = parse_key(&spec.key).ok_or_else(|| format!("no key {:?}", spec.key))?;
-    let mut mods = ModifiersState::empty();
-    for name in spec
-        .mods
-        .split('|')
-        .map(str::trim)
-        .filter(|m| !m.is_empty())
-    {
-        mods |= match name {
-            "Control" | "Ctrl" => ModifiersState::CONTROL,
-            "Shift" => ModifiersState::SHIFT,
-            "Alt" | "Option" => ModifiersState::ALT,
-            "Super" | "Command" => ModifiersState::SUPER,
-            other => return Err(format!("no modifier {other:?}")),
-        };
-    }
+    let mods = parse_mods(&spec.mods)?;
     let mut modes = Vec::new();
     for name in spec
         .mode
@@ -293,7 +312,37 @@ fn parse(spec: &BindingSpec) -> Result<Binding, String> {
         };
         modes.push((mode, on));
     }
-    let target = match (&spec.action, &spec.chars, &spec.command) {
+    let target = parse_target(&spec.action, &spec.chars, &spec.command)?;
+    Ok(Binding {
+        key,
+        mods,
+        modes,
+        target,
+    })
+}
+
+/// "Control|Shift" and the like.
+fn parse_mods(names: &str) -> Result<ModifiersState, String> {
+    let mut mods = ModifiersState::empty();
+    for name in names.split('|').map(str::trim).filter(|m| !m.is_empty()) {
+        mods |= match name {
+            "Control" | "Ctrl" => ModifiersState::CONTROL,
+            "Shift" => ModifiersState::SHIFT,
+            "Alt" | "Option" => ModifiersState::ALT,
+            "Super" | "Command" => ModifiersState::SUPER,
+            other => return Err(format!("no modifier {other:?}")),
+        };
+    }
+    Ok(mods)
+}
+
+/// What a binding does; `None` for `action = "None"` (unbound).
+fn parse_target(
+    action: &Option<String>,
+    chars: &Option<String>,
+    command: &Option<Vec<String>>,
+) -> Result<Option<Target>, String> {
+    Ok(match (action, chars, command) {
         (Some(name), _, _) if name == "None" => None,
         (Some(name), _, _) => Some(Target::Action(
             Action::from_name(name).ok_or_else(|| format!("no action {name:?}"))?,
@@ -303,12 +352,30 @@ fn parse(spec: &BindingSpec) -> Result<Binding, String> {
             Some(Target::Command(command.clone()))
         }
         _ => return Err("no action, chars or command".into()),
+    })
+}
+
+/// A mouse button bound to a target (`mouse.bindings`).
+#[derive(Debug, Clone, PartialEq)]
+struct MouseBinding {
+    button: MouseButton,
+    mods: ModifiersState,
+    target: Option<Target>,
+}
+
+fn parse_mouse(spec: &MouseBindingSpec) -> Result<MouseBinding, String> {
+    let button = match spec.mouse.as_str() {
+        "Left" => MouseButton::Left,
+        "Right" => MouseButton::Right,
+        "Middle" => MouseButton::Middle,
+        "Back" => MouseButton::Back,
+        "Forward" => MouseButton::Forward,
+        other => return Err(format!("no mouse button {other:?}")),
     };
-    Ok(Binding {
-        key,
-        mods,
-        modes,
-        target,
+    Ok(MouseBinding {
+        button,
+        mods: parse_mods(&spec.mods)?,
+        target: parse_target(&spec.action, &spec.chars, &spec.command)?,
     })
 }
 
@@ -506,7 +573,7 @@ mod tests {
                 ..spec("NoSuchKey", "")
             },
         ];
-        let (b, problems) = Bindings::new(&user, &[]);
+        let (b, problems) = Bindings::new(&user, &[], &[]);
         assert_eq!(problems.len(), 3, "{problems:?}");
         assert!(problems.iter().any(|p| p.contains("no action \"Explode\"")));
         assert!(problems.iter().any(|p| p.contains("no modifier \"Hyper\"")));

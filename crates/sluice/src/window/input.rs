@@ -647,6 +647,9 @@ impl Window {
             }
             return;
         }
+        if pressed && self.mouse_binding(shared, button) {
+            return;
+        }
         match (button, pressed) {
             (MouseButton::Left, true) => self.left_press(shared, id),
             (MouseButton::Left, false) => {
@@ -658,9 +661,27 @@ impl Window {
                     self.copy_selection(shared, ClipboardKind::Clipboard);
                 }
             }
-            (MouseButton::Middle, true) => self.paste_from(shared, ClipboardKind::Selection),
             _ => {}
         }
+    }
+
+    /// A press of a button bound in `mouse.bindings` (the middle button's paste among
+    /// them). True if it was bound. A bound left button no longer selects.
+    fn mouse_binding(&mut self, shared: &mut Shared, button: MouseButton) -> bool {
+        let Some(target) = shared.bindings.mouse(button, self.modifiers).cloned() else {
+            return false;
+        };
+        let mut ctx = WindowContext {
+            window: self,
+            shared,
+        };
+        use actions::ActionContext as _;
+        match target {
+            Target::Action(action) => ctx.run(action),
+            Target::Chars(text) => ctx.write_to_program(text.into_bytes(), true),
+            Target::Command(command) => ctx.spawn(&command),
+        }
+        true
     }
 
     /// A press on the tab bar (left selects a tab, middle closes it) or on a split border
