@@ -223,6 +223,8 @@ options! {
         cursor: Option<HexColor> = None, any;
         /// The character under a block cursor; unset: its cell's background.
         cursor_text: Option<HexColor> = None, any;
+        /// Vi mode's cursor; unset: the theme's yellow, so vi mode is told from typing.
+        vi_cursor: Option<HexColor> = None, any;
         /// Selected text; with selection_background (both, or the selected cells' own
         /// colours are swapped, as xterm does).
         selection_foreground: Option<HexColor> = None, any;

@@ -34,12 +34,28 @@ fn vi_mode_selects_and_copies_from_the_scrollback() {
     let s = Sluice::start_with_config(
         "vi",
         &["--size", "40x8", "-e", "sh"],
-        "[paste]\nconfirm = \"never\"\n",
+        "[paste]\nconfirm = \"never\"\n[colors]\nvi_cursor = \"#00ff00\"\n",
     );
     s.type_line("printf 'alpha bravo charlie\\nline two here\\nthird (x y) z\\n'; seq 1 30");
     std::thread::sleep(Duration::from_millis(500));
     s.type_line("cat > out.txt");
     std::thread::sleep(Duration::from_millis(300));
+
+    // The vi cursor is drawn in `colors.vi_cursor`; leaving vi mode takes it away.
+    let green = |name: &str| {
+        let (_, _, rgba) = x11::screenshot(&s.x.display, &s.window, &s.dir.join(name));
+        rgba.chunks(4).filter(|p| p[..3] == [0, 0xff, 0]).count()
+    };
+    s.xdotool(&["key", "ctrl+shift+space"]);
+    std::thread::sleep(Duration::from_millis(300));
+    let (cw, ch) = x11::cell_size();
+    assert!(
+        green("vi.png") as u32 > cw * ch / 3,
+        "the vi cursor is drawn"
+    );
+    s.xdotool(&["key", "Escape"]);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(green("typing.png"), 0, "and gone after vi mode");
 
     // ?bravo Enter: up to "bravo" in the scrollback; v, e: the word.
     yank_and_paste(&s, &[Type("?bravo"), Key("Return"), Type("ve")]);

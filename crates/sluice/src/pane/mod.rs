@@ -46,6 +46,15 @@ pub struct Spawn {
     pub working_directory: Option<PathBuf>,
 }
 
+/// What the configuration says about drawing a pane, this frame.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DrawOptions {
+    /// `shell_integration.prompt_marks`.
+    pub prompt_marks: bool,
+    /// `colors.vi_cursor`.
+    pub vi_cursor: Option<sluice_term::Rgb>,
+}
+
 /// What a pane needs from the process to start.
 pub struct PaneContext<'a> {
     pub config: &'a Config,
@@ -292,13 +301,13 @@ impl Pane {
         cursor_shown: bool,
         extra: Vec<Label>,
         now: Instant,
-        prompt_marks: bool,
+        options: DrawOptions,
     ) -> usize {
         if !self.frozen {
             self.session.terminal.update_snapshot(&mut self.snapshot);
         }
         let mut decorations = self.decorations(now);
-        if prompt_marks {
+        if options.prompt_marks {
             self.prompt_marks(&mut decorations);
         }
         decorations.labels.extend(extra);
@@ -306,6 +315,11 @@ impl Pane {
         let cursor = self.snapshot.cursor;
         if !cursor_shown {
             self.snapshot.cursor = None;
+        } else if self.vi.is_some() {
+            let yellow = self.snapshot.palette_color(3);
+            if let Some(c) = &mut self.snapshot.cursor {
+                c.color = options.vi_cursor.unwrap_or(yellow);
+            }
         }
         let report = renderer.render(&mut self.view, &mut self.snapshot);
         self.snapshot.cursor = cursor;

@@ -81,8 +81,11 @@ impl Window {
                     });
                 }
             }
-            let prompt_marks = shared.config.shell_integration.prompt_marks;
-            pane.draw(&mut g.renderer, cursor_shown, extra, start, prompt_marks);
+            let options = crate::pane::DrawOptions {
+                prompt_marks: shared.config.shell_integration.prompt_marks,
+                vi_cursor: shared.config.colors.vi_cursor.map(|c| c.0),
+            };
+            pane.draw(&mut g.renderer, cursor_shown, extra, start, options);
         }
         self.refresh_hover(shared);
         let Some(g) = shared.graphics.as_mut() else {
