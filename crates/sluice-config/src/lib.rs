@@ -481,7 +481,7 @@ impl Config {
 
     /// The colours: the theme's, with the configured ones over them.
     pub fn palette(&self) -> sluice_term::Palette {
-        let theme = themes::find(&self.colors.theme)
+        let theme = themes::choose(&self.colors.theme, themes::prefers_light())
             .or_else(|| themes::find(themes::DEFAULT_THEME))
             .expect("the default theme is bundled");
         let n = &self.colors_normal;

@@ -153,9 +153,11 @@ fn read_ahead_size(text: &String) -> Result<(), String> {
 }
 
 fn known_theme(name: &String) -> Result<(), String> {
-    match crate::themes::find(name) {
+    match crate::themes::choose(name, false) {
         Some(_) => Ok(()),
-        None => Err(format!("no theme {name:?} (sluice --list-themes)")),
+        None => Err(format!(
+            "no theme {name:?}: a name from `sluice --list-themes`, or light:NAME,dark:NAME"
+        )),
     }
 }
 
@@ -213,7 +215,8 @@ options! {
         builtin_box_drawing: bool = true, any;
     }
     ["colors"] Colors as colors {
-        /// A bundled theme (`sluice --list-themes`); the colours below go over it.
+        /// A bundled theme (`sluice --list-themes`), or "light:NAME,dark:NAME" to follow the
+        /// desktop's light or dark preference; the colours below go over it.
         theme: String = crate::themes::DEFAULT_THEME.to_owned(), known_theme;
         /// Text; unset: the theme's. Colours are "#rrggbb".
         foreground: Option<HexColor> = None, any;

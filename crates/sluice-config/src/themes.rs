@@ -4,7 +4,8 @@
 //! author and licence are kept beside its colours. A theme sets the foreground, background,
 //! cursor and the sixteen ANSI colours; the 256-colour cube and grey ramp stay xterm's, and
 //! dim colours are derived, as every terminal does. Light and dark variants are themes of
-//! their own (`solarized-light`, `solarized-dark`).
+//! their own (`solarized-light`, `solarized-dark`); `light:NAME,dark:NAME` (Ghostty's form)
+//! names one of each, and the desktop's colour scheme picks ([`choose`]).
 
 /// One theme's colours, as 0xRRGGBB.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -241,9 +242,61 @@ pub fn find(name: &str) -> Option<&'static Theme> {
     THEMES.iter().find(|t| t.name == name)
 }
 
+/// Whether the desktop prefers light colours (its `color-scheme` setting, read from the
+/// settings portal by the application). Process state, not configuration: it only picks
+/// between the two names of a `light:…,dark:…` theme. Dark until the desktop says otherwise,
+/// as the default theme is.
+static PREFERS_LIGHT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Records the desktop's colour scheme; true if it changed.
+pub fn set_prefers_light(light: bool) -> bool {
+    PREFERS_LIGHT.swap(light, std::sync::atomic::Ordering::Relaxed) != light
+}
+
+pub fn prefers_light() -> bool {
+    PREFERS_LIGHT.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The theme `spec` names for a desktop that prefers light (`light`) or dark colours: a
+/// theme's name, or `light:NAME,dark:NAME` (either order; one side missing takes the other).
+pub fn choose(spec: &str, light: bool) -> Option<&'static Theme> {
+    if !spec.contains(':') {
+        return find(spec);
+    }
+    let mut sides = (None, None);
+    for part in spec.split(',') {
+        match part.trim().split_once(':') {
+            Some(("light", name)) => sides.0 = Some(find(name.trim())?),
+            Some(("dark", name)) => sides.1 = Some(find(name.trim())?),
+            _ => return None,
+        }
+    }
+    match (sides, light) {
+        ((Some(l), _), true) | ((_, Some(l)), false) => Some(l),
+        ((l, d), _) => l.or(d),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_light_and_dark_pair_follows_the_desktop() {
+        let spec = "light:tomorrow,dark:solarized-dark";
+        assert_eq!(choose(spec, true).unwrap().name, "tomorrow");
+        assert_eq!(choose(spec, false).unwrap().name, "solarized-dark");
+        assert_eq!(
+            choose("dark: nord , light: gruvbox-light", true)
+                .unwrap()
+                .name,
+            "gruvbox-light"
+        );
+        assert_eq!(choose("light:tomorrow", false).unwrap().name, "tomorrow");
+        assert_eq!(choose("nord", true).unwrap().name, "nord");
+        assert!(choose("light:nope,dark:nord", false).is_none());
+        assert!(choose("sideways:nord", false).is_none());
+    }
 
     #[test]
     fn names_are_unique_and_the_default_exists() {

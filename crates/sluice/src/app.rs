@@ -198,6 +198,7 @@ pub fn run(cli: &Cli, config: Config, problems: Vec<String>) -> anyhow::Result<i
     let listener = ipc::Listener::start(proxy.clone())
         .map_err(|err| tracing::warn!(%err, "no remote control (sluice msg)"))
         .ok();
+    crate::appearance::watch(proxy.clone());
     let (bindings, binding_problems) = bindings_of(&config);
     let mut shown = Problems::default();
     shown.replace(problems.into_iter().chain(binding_problems).collect());
@@ -296,6 +297,16 @@ impl ApplicationHandler<UserEvent> for App {
             UserEvent::Remote(envelope) => {
                 let answer = self.answer(event_loop, envelope.request);
                 let _ = envelope.reply.send(answer);
+            }
+            UserEvent::PrefersLight(light) => {
+                // Only a `light:…,dark:…` theme changes with it; the palettes are made again.
+                if config::themes::set_prefers_light(light) {
+                    tracing::info!(light, "the desktop's colour scheme changed");
+                    let shared = &self.shared;
+                    for window in self.windows.values_mut() {
+                        window.palette_changed(shared);
+                    }
+                }
             }
         }
         self.after_event(event_loop);

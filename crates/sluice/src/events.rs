@@ -35,4 +35,6 @@ pub enum UserEvent {
     ConfigChanged,
     /// A request from `sluice msg`, with where its answer goes.
     Remote(crate::ipc::Envelope),
+    /// The desktop's colour scheme is (now) light, or dark (`crate::appearance`).
+    PrefersLight(bool),
 }

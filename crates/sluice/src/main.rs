@@ -1,6 +1,7 @@
 //! `sluice`: the terminal emulator that is never the slow reader.
 
 mod app;
+mod appearance;
 mod cli;
 mod clipboard;
 mod events;

@@ -3,8 +3,7 @@
 //! `Notify` call; from the pane in front of you, by default, none; and a long command marked
 //! by shell integration says how it ended.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::Duration;
 
 mod x11;
@@ -12,39 +11,23 @@ use x11::{Sluice, wait_until};
 
 /// A session bus of the test's own, and dbus-monitor recording every notification call on it.
 struct Bus {
-    address: String,
-    daemon: Child,
+    bus: x11::SessionBus,
     monitor: Child,
     log: std::path::PathBuf,
 }
 
 impl Bus {
     fn start(log: std::path::PathBuf) -> Bus {
-        let mut daemon = Command::new("dbus-daemon")
-            .args(["--session", "--nofork", "--print-address=1"])
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("dbus-daemon runs (scripts/setup.sh test installs it)");
-        let mut address = String::new();
-        BufReader::new(daemon.stdout.take().unwrap())
-            .read_line(&mut address)
-            .unwrap();
-        let address = address.trim().to_owned();
-        assert!(!address.is_empty(), "dbus-daemon printed its address");
+        let bus = x11::SessionBus::start();
         let monitor = Command::new("dbus-monitor")
-            .args(["--address", &address])
+            .args(["--address", &bus.address])
             .arg("interface='org.freedesktop.Notifications',member='Notify'")
             .stdout(std::fs::File::create(&log).unwrap())
             .spawn()
             .expect("dbus-monitor runs");
         // The monitor must be listening before anything is sent.
         std::thread::sleep(Duration::from_millis(300));
-        Bus {
-            address,
-            daemon,
-            monitor,
-            log,
-        }
+        Bus { bus, monitor, log }
     }
 
     fn seen(&self) -> String {
@@ -55,9 +38,7 @@ impl Bus {
 impl Drop for Bus {
     fn drop(&mut self) {
         let _ = self.monitor.kill();
-        let _ = self.daemon.kill();
         let _ = self.monitor.wait();
-        let _ = self.daemon.wait();
     }
 }
 
@@ -81,7 +62,7 @@ fn programs_out_of_sight_notify_the_desktop_and_long_commands_report_their_end()
         "notify",
         &["-e", "sh", "-c", background],
         config,
-        &[("DBUS_SESSION_BUS_ADDRESS", &bus.address)],
+        &[("DBUS_SESSION_BUS_ADDRESS", &bus.bus.address)],
     );
     s.xdotool(&["key", "ctrl+shift+t"]);
     std::thread::sleep(Duration::from_millis(500));

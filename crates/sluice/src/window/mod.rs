@@ -824,6 +824,17 @@ impl Window {
         self.relayout(shared);
     }
 
+    /// The palette may have changed without the configuration (the desktop's colour scheme
+    /// picks a side of `light:…,dark:…`): every pane takes it again and is redrawn.
+    pub fn palette_changed(&mut self, shared: &Shared) {
+        let terminal = shared.config.terminal_options();
+        for pane in self.panes.values_mut() {
+            pane.session.terminal.reconfigure(&terminal);
+            pane.view.invalidate();
+        }
+        self.request_frame();
+    }
+
     /// The configuration's problems, as the bar across the focused pane's bottom row shows
     /// them, if it is shown (not dismissed here).
     fn problem_bar(&self, shared: &Shared) -> Option<String> {

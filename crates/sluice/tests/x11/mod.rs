@@ -356,3 +356,35 @@ pub fn sluice_bench() -> PathBuf {
     }
     path
 }
+
+/// A D-Bus session bus of the test's own (dbus-daemon), for what Sluice says and hears on
+/// the desktop's bus: notifications, the colour scheme.
+pub struct SessionBus {
+    pub address: String,
+    daemon: Child,
+}
+
+impl SessionBus {
+    pub fn start() -> SessionBus {
+        use std::io::BufRead as _;
+        let mut daemon = Command::new("dbus-daemon")
+            .args(["--session", "--nofork", "--print-address=1"])
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("dbus-daemon runs (scripts/setup.sh test installs it)");
+        let mut address = String::new();
+        std::io::BufReader::new(daemon.stdout.take().unwrap())
+            .read_line(&mut address)
+            .unwrap();
+        let address = address.trim().to_owned();
+        assert!(!address.is_empty(), "dbus-daemon printed its address");
+        SessionBus { address, daemon }
+    }
+}
+
+impl Drop for SessionBus {
+    fn drop(&mut self) {
+        let _ = self.daemon.kill();
+        let _ = self.daemon.wait();
+    }
+}
