@@ -438,6 +438,9 @@ options! {
         /// Share what is left over when the window is not a whole number of cells between
         /// both sides, instead of leaving it all at the right and bottom.
         balanced_padding: bool = false, any;
+        /// How opaque the default background is, 0 (clear) to 1; text and coloured cells
+        /// stay opaque. Needs a compositor. Going from 1 to less applies to new windows.
+        opacity: f32 = 1.0, within(0.0..=1.0);
         /// Window decorations: "full" (the desktop's title bar and borders) or "none".
         decorations: Decorations = Decorations::Full, any;
         /// How the first window opens: "windowed", "maximized" or "fullscreen".

@@ -6,7 +6,10 @@ struct Blit {
     offset: vec2<f32>,
     frame_size: vec2<f32>,
     origin: vec2<f32>,
-    pad: vec2<f32>,
+    // window.opacity, for the default background only.
+    opacity: f32,
+    pad: f32,
+    background: vec4<f32>,
 };
 
 @group(0) @binding(0) var<uniform> blit: Blit;
@@ -26,5 +29,10 @@ fn fs_main(@builtin(position) position: vec4<f32>) -> @location(0) vec4<f32> {
         discard;
     }
     let y = (floor(p.y) + blit.origin.y) % blit.frame_size.y;
-    return textureLoad(frame, vec2<i32>(i32(floor(p.x)), i32(y)), 0);
+    let color = textureLoad(frame, vec2<i32>(i32(floor(p.x)), i32(y)), 0);
+    // The default background is see-through (pre-multiplied); other colours stay opaque.
+    if blit.opacity < 1.0 && all(abs(color.rgb - blit.background.rgb) < vec3<f32>(0.5 / 255.0)) {
+        return vec4<f32>(color.rgb * blit.opacity, blit.opacity);
+    }
+    return color;
 }

@@ -18,7 +18,11 @@ struct BlitUniform {
     frame_size: [f32; 2],
     /// The frame texture's row (in pixels) holding the top of the screen: it is a ring.
     origin: [f32; 2],
-    _pad: [f32; 2],
+    /// `window.opacity` (1: the frame is copied as it is).
+    opacity: f32,
+    _pad: f32,
+    /// The default background, which is what `opacity` applies to.
+    background: [f32; 4],
 }
 
 /// How a present went.
@@ -33,6 +37,8 @@ pub enum Presented {
 pub struct WindowSurface<'w> {
     surface: wgpu::Surface<'w>,
     config: wgpu::SurfaceConfiguration,
+    /// Whether the compositor takes the frames' alpha (a see-through window is possible).
+    translucent: bool,
     pipeline: wgpu::RenderPipeline,
     layout: wgpu::BindGroupLayout,
 }
@@ -42,13 +48,32 @@ impl<'w> WindowSurface<'w> {
     ///
     /// A non-sRGB format is preferred: terminal colours are sRGB values and are blended as
     /// such, as other terminals do. See [`present_mode`] for the present mode.
+    ///
+    /// `translucent` asks for an alpha mode that lets the compositor see through the
+    /// window (for `window.opacity`): pre-multiplied, else whatever the window system does
+    /// with alpha (`Inherit`, which X11 compositors read as pre-multiplied); the window must
+    /// have been made transparent. Without either, frames stay opaque.
     pub fn new(
         surface: wgpu::Surface<'w>,
         adapter: &wgpu::Adapter,
         device: &wgpu::Device,
         size: (u32, u32),
+        translucent: bool,
     ) -> Result<Self> {
         let caps = surface.get_capabilities(adapter);
+        tracing::debug!(alpha_modes = ?caps.alpha_modes, "surface capabilities");
+        let see_through = [
+            wgpu::CompositeAlphaMode::PreMultiplied,
+            wgpu::CompositeAlphaMode::Inherit,
+        ]
+        .into_iter()
+        .find(|mode| translucent && caps.alpha_modes.contains(mode));
+        if translucent && see_through.is_none() {
+            tracing::warn!(
+                modes = ?caps.alpha_modes,
+                "window.opacity: this surface offers no transparency; the window stays opaque"
+            );
+        }
         let format = preferred_format(&surface, adapter)?;
         // Copying frames in is much cheaper than drawing them in (see `present_by_copy`).
         let copy_dst = caps.usages & wgpu::TextureUsages::COPY_DST;
@@ -59,11 +84,12 @@ impl<'w> WindowSurface<'w> {
             height: size.1.max(1),
             present_mode: present_mode(&caps.present_modes),
             desired_maximum_frame_latency: 1,
-            alpha_mode: caps
-                .alpha_modes
-                .first()
-                .copied()
-                .unwrap_or(wgpu::CompositeAlphaMode::Auto),
+            alpha_mode: see_through.unwrap_or_else(|| {
+                caps.alpha_modes
+                    .first()
+                    .copied()
+                    .unwrap_or(wgpu::CompositeAlphaMode::Auto)
+            }),
             view_formats: vec![],
             color_space: wgpu::SurfaceColorSpace::Auto,
         };
@@ -85,6 +111,7 @@ impl<'w> WindowSurface<'w> {
         Ok(Self {
             surface,
             config,
+            translucent: see_through.is_some(),
             pipeline,
             layout,
         })
@@ -111,12 +138,22 @@ impl<'w> WindowSurface<'w> {
 
     /// Composes `panes` onto the window, each at its place, the rest of the window filled
     /// with `background`, and shows it.
+    ///
+    /// With `opacity` under 1 (and a surface that can show it) the default background is
+    /// drawn that transparent, pre-multiplied; every other colour stays opaque, as in
+    /// Alacritty and kitty, so text and coloured cells stay as they are.
     pub fn present(
         &mut self,
         renderer: &Renderer,
         panes: &[Placed<'_>],
         background: sluice_term::Rgb,
+        opacity: f32,
     ) -> Presented {
+        let opacity = if self.translucent {
+            opacity.clamp(0.0, 1.0)
+        } else {
+            1.0
+        };
         let device = renderer.device();
         let Some(texture) = self.acquire(device) else {
             return Presented::Skipped;
@@ -127,14 +164,15 @@ impl<'w> WindowSurface<'w> {
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("present"),
         });
-        clear(&mut encoder, &view, background);
-        if self.copies(renderer) {
+        clear(&mut encoder, &view, background, opacity);
+        // A copy cannot change the background's alpha: a translucent window is drawn.
+        if self.copies(renderer) && opacity >= 1.0 {
             for pane in panes {
                 self.copy_pane(&mut encoder, &texture.texture, pane);
             }
         } else {
             for pane in panes {
-                self.blit_pane(renderer, &mut encoder, &view, pane);
+                self.blit_pane(renderer, &mut encoder, &view, pane, (background, opacity));
             }
         }
         renderer.queue().submit([encoder.finish()]);
@@ -150,6 +188,7 @@ impl<'w> WindowSurface<'w> {
         encoder: &mut wgpu::CommandEncoder,
         target: &wgpu::TextureView,
         pane: &Placed<'_>,
+        (background, opacity): (Rgb, f32),
     ) {
         let (Some(frame_view), Some((fw, fh))) =
             (pane.view.frame_view(), pane.view.frame_dimensions())
@@ -161,7 +200,14 @@ impl<'w> WindowSurface<'w> {
             offset: [pane.x as f32, pane.y as f32],
             frame_size: [fw as f32, fh as f32],
             origin: [0.0, pane.view.frame_origin_px() as f32],
-            _pad: [0.0; 2],
+            opacity,
+            _pad: 0.0,
+            background: [
+                background.r as f32 / 255.0,
+                background.g as f32 / 255.0,
+                background.b as f32 / 255.0,
+                1.0,
+            ],
         };
         // One buffer per pane and frame: a queued buffer write would land before every pass
         // of the frame, so panes cannot share one. This path is the fallback; copies are used
@@ -306,12 +352,19 @@ pub struct Placed<'a> {
 }
 
 /// Fills the whole target with `background`: what no pane covers (padding, split gaps).
-fn clear(encoder: &mut wgpu::CommandEncoder, target: &wgpu::TextureView, background: Rgb) {
+/// Fills the window with `background` at `opacity`, pre-multiplied.
+fn clear(
+    encoder: &mut wgpu::CommandEncoder,
+    target: &wgpu::TextureView,
+    background: Rgb,
+    opacity: f32,
+) {
+    let a = opacity as f64;
     let color = wgpu::Color {
-        r: background.r as f64 / 255.0,
-        g: background.g as f64 / 255.0,
-        b: background.b as f64 / 255.0,
-        a: 1.0,
+        r: background.r as f64 / 255.0 * a,
+        g: background.g as f64 / 255.0 * a,
+        b: background.b as f64 / 255.0 * a,
+        a,
     };
     encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
         label: Some("window background"),

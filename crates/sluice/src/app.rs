@@ -571,6 +571,13 @@ impl App {
             ),
             (n.class != o.class, "window.class", "windows"),
             (
+                // A window is made with an alpha channel or without; the value itself
+                // applies at once to windows that have one.
+                (n.opacity < 1.0) != (o.opacity < 1.0),
+                "window.opacity (to or from 1)",
+                "windows",
+            ),
+            (
                 (n.columns, n.lines) != (o.columns, o.lines),
                 "window.columns and window.lines",
                 "windows",

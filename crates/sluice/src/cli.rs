@@ -123,6 +123,11 @@ pub struct Cli {
     #[arg(long, hide = true, value_name = "SECONDS")]
     pub debug_lose_gpu_after: Option<f64>,
 
+    /// Give translucent windows (`window.opacity` under 1) no alpha channel, so what they
+    /// draw can be photographed where no compositor shows them (tests under Xvfb).
+    #[arg(long, hide = true)]
+    pub debug_opaque_visual: bool,
+
     /// Keep a pane open after its program exits, with a line saying how it ended.
     #[arg(long)]
     pub hold: bool,

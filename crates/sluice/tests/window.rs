@@ -525,3 +525,44 @@ fn an_o_option_goes_over_the_file_and_survives_a_reload() {
         "-o survives the reload"
     );
 }
+
+/// `window.opacity`: the window gets an alpha channel (a 32-bit visual, for the compositor),
+/// and the default background is drawn that transparent, pre-multiplied, while a coloured
+/// cell stays opaque. Xvfb has no compositor to show alpha, so the frames are photographed
+/// through a window without one (`--debug-opaque-visual`): its pixels are the pre-multiplied
+/// colours the compositor would blend.
+#[test]
+fn opacity_makes_the_default_background_see_through() {
+    let script = r"printf '\033[41m   red   \033[0m'; sleep 30";
+    let translucent = Sluice::start_with_config(
+        "opacity-visual",
+        &["--size", "20x3", "-e", "sh", "-c", script],
+        "[window]\nopacity = 0.5\n",
+    );
+    let out = std::process::Command::new("xwininfo")
+        .args(["-display", &translucent.x.display, "-id", &translucent.window])
+        .output()
+        .expect("xwininfo runs (x11-utils)");
+    let info = String::from_utf8_lossy(&out.stdout);
+    assert!(info.contains("Depth: 32"), "an alpha channel: {info}");
+    drop(translucent);
+
+    let s = Sluice::start_with_config(
+        "opacity",
+        &["--debug-opaque-visual", "--size", "20x3", "-e", "sh", "-c", script],
+        "[window]\nopacity = 0.5\n",
+    );
+    let (width, height, rgba) = screenshot(&s.x.display, &s.window, &s.dir.join("half.png"));
+    let pixel = |x: u32, y: u32| {
+        let i = ((y * width + x) * 4) as usize;
+        [rgba[i], rgba[i + 1], rgba[i + 2]]
+    };
+    let (cw, ch) = x11::cell_size();
+    // tomorrow-night's background (1d 1f 21) at half: 0e/0f 0f/10 10/11; red stays red.
+    let half = pixel(width / 2, height - 8);
+    for (got, full) in half.iter().zip([0x1d, 0x1f, 0x21]) {
+        assert!((*got as i32 - full / 2).abs() <= 1, "half the background: {half:02x?}");
+    }
+    assert_eq!(pixel(4 + cw / 2, 4 + ch / 4), [0xcc, 0x66, 0x66], "an opaque red cell");
+    assert!(pixel(2, 2)[0].abs_diff(0x0e) <= 1, "the padding too");
+}

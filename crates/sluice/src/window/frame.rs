@@ -137,7 +137,12 @@ impl Window {
             placed.push(Placed { view, x, y });
         }
         let copied = start.elapsed();
-        if self.surface.present(&g.renderer, &placed, background) == Presented::Skipped {
+        let opacity = shared.config.window.opacity;
+        if self
+            .surface
+            .present(&g.renderer, &placed, background, opacity)
+            == Presented::Skipped
+        {
             for (id, _) in &visible {
                 if let Some(pane) = self.panes.get_mut(id) {
                     pane.view.invalidate();

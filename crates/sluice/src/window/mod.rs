@@ -85,6 +85,9 @@ pub struct Window {
     /// The pictures of the split borders, reused from frame to frame.
     borders: Vec<PaneView>,
     surface: WindowSurface<'static>,
+    /// Made with an alpha channel (`window.opacity` under 1 when it opened): fixed for the
+    /// window's life, as X11 visuals are.
+    translucent: bool,
     pub os: Arc<OsWindow>,
     pacer: FramePacer,
     pub modifiers: ModifiersState,
@@ -131,10 +134,13 @@ impl Window {
             (m.width as f64 / g.scale, m.height as f64 / g.scale)
         });
         let padding = Padding::of(&shared.config);
-        let mut attributes = window_attributes(&shared.config).with_inner_size(LogicalSize::new(
-            size.0 as f64 * cw + 2.0 * padding.x,
-            size.1 as f64 * ch + 2.0 * padding.y,
-        ));
+        let translucent = shared.config.window.opacity < 1.0;
+        let mut attributes = window_attributes(&shared.config)
+            .with_transparent(translucent && !shared.cli.debug_opaque_visual)
+            .with_inner_size(LogicalSize::new(
+                size.0 as f64 * cw + 2.0 * padding.x,
+                size.1 as f64 * ch + 2.0 * padding.y,
+            ));
         if shared.graphics.is_none() {
             // The launcher's startup notification (DESKTOP_STARTUP_ID, XDG_ACTIVATION_TOKEN)
             // belongs to the first window: with it the desktop focuses the window and ends
@@ -192,6 +198,7 @@ impl Window {
             &g.gpu.adapter,
             &g.gpu.device,
             (inner.width, inner.height),
+            translucent,
         )?;
         let refresh = os
             .current_monitor()
@@ -210,6 +217,7 @@ impl Window {
             tab_bar: None,
             borders: Vec::new(),
             surface,
+            translucent,
             os,
             pacer: FramePacer::new(refresh),
             modifiers: ModifiersState::empty(),
@@ -749,6 +757,7 @@ impl Window {
             &g.gpu.adapter,
             &g.gpu.device,
             (size.width, size.height),
+            self.translucent,
         )?;
         for pane in self.panes.values_mut() {
             pane.view = g.renderer.new_view();
