@@ -17,6 +17,16 @@ pub struct CellRect {
 }
 
 impl CellRect {
+    /// Rows as columns and columns as rows.
+    fn transposed(self) -> CellRect {
+        CellRect {
+            col: self.row,
+            row: self.col,
+            cols: self.rows,
+            rows: self.cols,
+        }
+    }
+
     pub fn contains(&self, col: usize, row: usize) -> bool {
         (self.col..self.col + self.cols).contains(&col)
             && (self.row..self.row + self.rows).contains(&row)
@@ -371,49 +381,39 @@ fn divide(
     first_cells: usize,
 ) -> (CellRect, CellRect, CellRect) {
     match direction {
-        SplitDirection::Right => {
-            let first = first_cells
-                .min(area.cols.saturating_sub(1 + MIN_COLS))
-                .max(1);
-            let first = first.min(area.cols.saturating_sub(1));
-            let a = CellRect {
-                cols: first,
-                ..area
-            };
-            let border = CellRect {
-                col: area.col + first,
-                cols: 1.min(area.cols - first),
-                ..area
-            };
-            let b = CellRect {
-                col: area.col + first + 1,
-                cols: area.cols.saturating_sub(first + 1),
-                ..area
-            };
-            (a, border, b)
-        }
+        SplitDirection::Right => divide_columns(area, first_cells, MIN_COLS),
+        // Rows are columns of the transposed rectangle.
         SplitDirection::Down => {
-            let first = first_cells
-                .min(area.rows.saturating_sub(1 + MIN_ROWS))
-                .max(1);
-            let first = first.min(area.rows.saturating_sub(1));
-            let a = CellRect {
-                rows: first,
-                ..area
-            };
-            let border = CellRect {
-                row: area.row + first,
-                rows: 1.min(area.rows - first),
-                ..area
-            };
-            let b = CellRect {
-                row: area.row + first + 1,
-                rows: area.rows.saturating_sub(first + 1),
-                ..area
-            };
-            (a, border, b)
+            let (a, border, b) = divide_columns(area.transposed(), first_cells, MIN_ROWS);
+            (a.transposed(), border.transposed(), b.transposed())
         }
     }
+}
+
+/// `area` cut into `first_cells` columns (at least one, leaving `min` for the second), a
+/// one-column border, and the rest.
+fn divide_columns(
+    area: CellRect,
+    first_cells: usize,
+    min: usize,
+) -> (CellRect, CellRect, CellRect) {
+    let first = first_cells.min(area.cols.saturating_sub(1 + min)).max(1);
+    let first = first.min(area.cols.saturating_sub(1));
+    let a = CellRect {
+        cols: first,
+        ..area
+    };
+    let border = CellRect {
+        col: area.col + first,
+        cols: 1.min(area.cols - first),
+        ..area
+    };
+    let b = CellRect {
+        col: area.col + first + 1,
+        cols: area.cols.saturating_sub(first + 1),
+        ..area
+    };
+    (a, border, b)
 }
 
 fn place_in(
