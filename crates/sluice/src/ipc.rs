@@ -153,13 +153,22 @@ impl Listener {
         std::thread::Builder::new()
             .name("remote-control".into())
             .spawn(move || {
+                let slots = ClientSlots::default();
                 for stream in listener.incoming().flatten() {
+                    let Some(slot) = slots.take() else {
+                        // A script opening connections in a loop gets told, not a thread each.
+                        refuse(&stream, "too many clients at once; try again");
+                        continue;
+                    };
                     let proxy = proxy.clone();
                     // One thread per client, so a client that never sends its line cannot
                     // hold up the next one.
                     let _ = std::thread::Builder::new()
                         .name("remote-client".into())
-                        .spawn(move || serve(stream, &proxy));
+                        .spawn(move || {
+                            serve(stream, &proxy);
+                            drop(slot);
+                        });
                 }
             })?;
         Ok(Listener { path })
@@ -174,6 +183,44 @@ impl Drop for Listener {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.path);
     }
+}
+
+/// Clients served at once. Each holds a thread for at most its read and answer timeouts
+/// (10 s each); the socket is the user's alone, so this only stops a runaway script of
+/// theirs from spawning threads without end.
+const MAX_CLIENTS: usize = 32;
+
+/// How many clients are being served.
+#[derive(Default, Clone)]
+struct ClientSlots(std::sync::Arc<std::sync::atomic::AtomicUsize>);
+
+/// A client being served; its slot is free again when this is dropped.
+struct ClientSlot(std::sync::Arc<std::sync::atomic::AtomicUsize>);
+
+impl ClientSlots {
+    fn take(&self) -> Option<ClientSlot> {
+        use std::sync::atomic::Ordering;
+        let taken = self
+            .0
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < MAX_CLIENTS).then_some(n + 1)
+            })
+            .is_ok();
+        taken.then(|| ClientSlot(self.0.clone()))
+    }
+}
+
+impl Drop for ClientSlot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+    }
+}
+
+/// Answers `stream` with an error at once, without reading its request.
+fn refuse(stream: &UnixStream, why: &str) {
+    let mut text = serde_json::to_string(&Answer::Error(why.into())).expect("answers serialise");
+    text.push('\n');
+    let _ = (&*stream).write_all(text.as_bytes());
 }
 
 /// Reads one request, has the UI thread answer it, writes the answer.
@@ -292,6 +339,16 @@ mod tests {
         assert!(serde_json::from_str::<Request>(r#"{"request":"focus"}"#).is_err());
         let ok = serde_json::to_string(&Answer::Ok(serde_json::json!({"pane": 1}))).unwrap();
         assert_eq!(ok, r#"{"ok":{"pane":1}}"#);
+    }
+
+    #[test]
+    fn clients_past_the_cap_are_refused_until_one_is_done() {
+        let slots = ClientSlots::default();
+        let mut held: Vec<ClientSlot> = (0..MAX_CLIENTS).map(|_| slots.take().unwrap()).collect();
+        assert!(slots.take().is_none(), "one more than the cap");
+        held.pop();
+        held.push(slots.take().expect("a slot is free again"));
+        assert!(slots.take().is_none(), "and taken again");
     }
 
     #[test]

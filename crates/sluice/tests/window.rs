@@ -540,7 +540,12 @@ fn opacity_makes_the_default_background_see_through() {
         "[window]\nopacity = 0.5\n",
     );
     let out = std::process::Command::new("xwininfo")
-        .args(["-display", &translucent.x.display, "-id", &translucent.window])
+        .args([
+            "-display",
+            &translucent.x.display,
+            "-id",
+            &translucent.window,
+        ])
         .output()
         .expect("xwininfo runs (x11-utils)");
     let info = String::from_utf8_lossy(&out.stdout);
@@ -549,7 +554,15 @@ fn opacity_makes_the_default_background_see_through() {
 
     let s = Sluice::start_with_config(
         "opacity",
-        &["--debug-opaque-visual", "--size", "20x3", "-e", "sh", "-c", script],
+        &[
+            "--debug-opaque-visual",
+            "--size",
+            "20x3",
+            "-e",
+            "sh",
+            "-c",
+            script,
+        ],
         "[window]\nopacity = 0.5\n",
     );
     let (width, height, rgba) = screenshot(&s.x.display, &s.window, &s.dir.join("half.png"));
@@ -561,8 +574,15 @@ fn opacity_makes_the_default_background_see_through() {
     // tomorrow-night's background (1d 1f 21) at half: 0e/0f 0f/10 10/11; red stays red.
     let half = pixel(width / 2, height - 8);
     for (got, full) in half.iter().zip([0x1d, 0x1f, 0x21]) {
-        assert!((*got as i32 - full / 2).abs() <= 1, "half the background: {half:02x?}");
+        assert!(
+            (*got as i32 - full / 2).abs() <= 1,
+            "half the background: {half:02x?}"
+        );
     }
-    assert_eq!(pixel(4 + cw / 2, 4 + ch / 4), [0xcc, 0x66, 0x66], "an opaque red cell");
+    assert_eq!(
+        pixel(4 + cw / 2, 4 + ch / 4),
+        [0xcc, 0x66, 0x66],
+        "an opaque red cell"
+    );
     assert!(pixel(2, 2)[0].abs_diff(0x0e) <= 1, "the padding too");
 }
