@@ -283,7 +283,7 @@ impl ApplicationHandler<UserEvent> for App {
             }
             UserEvent::ChildExited(id) => {
                 let shared = &self.shared;
-                if let Some(window) = self.windows.values_mut().find(|w| w.has_pane(id)) {
+                if let Some(window) = window_with(&mut self.windows, id) {
                     if let Some(status) = window.pane(id).and_then(|p| p.session.pty.exit_status())
                     {
                         self.exit_code = status.shell_code();
@@ -453,7 +453,7 @@ impl App {
     }
 
     fn window_of(&mut self, pane: PaneId) -> Option<&mut Window> {
-        self.windows.values_mut().find(|w| w.has_pane(pane))
+        window_with(&mut self.windows, pane)
     }
 
     /// After any event: what windows asked for, windows left empty, the end of the process.
@@ -698,10 +698,7 @@ impl App {
             Request::Close { pane } => {
                 let id = PaneId(pane);
                 let shared = &self.shared;
-                let window = self
-                    .windows
-                    .values_mut()
-                    .find(|w| w.has_pane(id))
+                let window = window_with(&mut self.windows, id)
                     .with_context(|| format!("no pane {pane}"))?;
                 window.close_pane(shared, id);
                 Ok(json!({ "pane": pane }))
@@ -727,11 +724,8 @@ impl App {
     ) -> anyhow::Result<serde_json::Value> {
         let target = self.pane_or_focused(pane.map(|p| p.0))?;
         let shared = &self.shared;
-        let window = self
-            .windows
-            .values_mut()
-            .find(|w| w.has_pane(target))
-            .with_context(|| format!("no pane {target}"))?;
+        let window =
+            window_with(&mut self.windows, target).with_context(|| format!("no pane {target}"))?;
         window.focus_pane(target);
         let id = window.split(shared, direction, spawn)?;
         Ok(serde_json::json!({ "pane": id.0 }))
@@ -807,4 +801,10 @@ fn watch_config(cli: &Cli, proxy: EventLoopProxy<UserEvent>) -> Option<config::C
             tracing::info!(%err, path = %path.display(), "configuration not watched; no live reload")
         })
         .ok()
+}
+
+/// The window that holds `pane`. A function of the map alone, so that callers can hold the
+/// shared state beside it.
+fn window_with(windows: &mut HashMap<WindowId, Window>, pane: PaneId) -> Option<&mut Window> {
+    windows.values_mut().find(|w| w.has_pane(pane))
 }
