@@ -3,7 +3,7 @@
 
 use alacritty_terminal::event::EventListener;
 use alacritty_terminal::grid::Dimensions;
-use alacritty_terminal::index::Line;
+use alacritty_terminal::index::{Column, Line};
 use alacritty_terminal::term::cell::Flags;
 use alacritty_terminal::term::{Term, TermDamage};
 
@@ -27,14 +27,26 @@ pub fn term_state<L: EventListener>(term: &mut Term<L>, marks: usize) -> String 
         TermDamage::Partial(lines) => format!("damage {:?}\n", lines.collect::<Vec<_>>()),
     };
     let grid = term.grid();
-    for line in grid.topmost_line().0..=grid.bottommost_line().0 {
+    let (top, bottom) = (grid.topmost_line().0, grid.bottommost_line().0);
+    // A spacer at column 0 with no wide character before it: the feed mends it, and the end
+    // of the line above with it (`limits::mend_orphan_spacer`).
+    let orphan_at = |line: i32| {
+        line <= bottom
+            && grid[Line(line)][Column(0)]
+                .flags
+                .contains(Flags::WIDE_CHAR_SPACER)
+    };
+    for line in top..=bottom {
         out += &format!("{line}");
+        let last = grid.columns() - 1;
         for (column, cell) in grid[Line(line)][..].iter().enumerate() {
             let zerowidth = cell.zerowidth().unwrap_or_default();
             let mut flags = cell.flags;
             if column == 0 {
-                // The feed mends a spacer left at column 0 (`limits::mend_orphan_spacer`).
                 flags.remove(Flags::WIDE_CHAR_SPACER);
+            }
+            if column == last && orphan_at(line + 1) {
+                flags.remove(Flags::LEADING_WIDE_CHAR_SPACER);
             }
             out += &format!(
                 " [{:?} {:?} {:?} {:?} {:?} {:?} {:?}]",

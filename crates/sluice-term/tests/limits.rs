@@ -121,3 +121,35 @@ fn deleting_half_a_wide_character_at_column_zero_panics_no_more() {
     term.selection = Some(selection);
     assert_eq!(term.selection_to_string().as_deref(), Some(" 字 after"));
 }
+
+/// The same at the start of a wrapped line: the wide character that wrapped there (the line
+/// above ends in a `LEADING_WIDE_CHAR_SPACER`) loses its first half. The mark at the end of the
+/// line above goes with it, as `Term` removes it once the spacer is written over (the `feed`
+/// fuzz target found the two differing when it stayed).
+#[test]
+fn deleting_half_a_wrapped_wide_character_clears_the_line_above_too() {
+    use alacritty_terminal::index::{Column, Line};
+    use alacritty_terminal::term::cell::Flags;
+    use sluice_term::Replay;
+
+    let mut replay = Replay::new(3, 4, 10);
+    // "ab" and 漢 does not fit in the last column: it wraps, leaving a leading spacer.
+    replay.feed("ab漢".as_bytes());
+    let leading = |r: &mut Replay| {
+        r.term_mut().grid()[Line(0)][Column(2)]
+            .flags
+            .contains(Flags::LEADING_WIDE_CHAR_SPACER)
+    };
+    assert!(leading(&mut replay), "the wrap is marked");
+    replay.feed(b"\r\x1b[P");
+    assert!(
+        !leading(&mut replay),
+        "and unmarked with the wide character gone"
+    );
+    let term = replay.term_mut();
+    assert!(
+        !term.grid()[Line(1)][Column(0)]
+            .flags
+            .contains(Flags::WIDE_CHAR_SPACER)
+    );
+}
