@@ -98,11 +98,7 @@ const ID_PREFIX: &str = "\u{1}sluice-mark:";
 
 /// The OSC 133 mark an OSC string (`]133;…`, as the prescan holds it) sends, if it is one.
 pub fn parse_osc133(osc: &[u8]) -> Option<PendingMark> {
-    let body = osc.strip_prefix(b"]133;")?;
-    let body = body
-        .strip_suffix(b"\x07")
-        .or_else(|| body.strip_suffix(b"\x1b\\"))
-        .unwrap_or(body);
+    let body = crate::feed::prescan::osc_body(osc)?.strip_prefix(b"133;")?;
     let mut fields = body.split(|&b| b == b';');
     let kind = match fields.next()? {
         [letter] => MarkKind::from_letter(*letter)?,

@@ -54,11 +54,7 @@ pub(crate) struct KittyChunks {
 /// The notification an OSC string (as the prescan holds it: `]` to its terminator) finishes,
 /// if it is one of the three kinds and finishes one.
 pub(crate) fn parse(osc: &[u8], kitty: &mut KittyChunks) -> Option<Notification> {
-    let body = osc.strip_prefix(b"]")?;
-    let body = body
-        .strip_suffix(b"\x07")
-        .or_else(|| body.strip_suffix(b"\x1b\\"))
-        .unwrap_or(body);
+    let body = crate::feed::prescan::osc_body(osc)?;
     let text = String::from_utf8_lossy(body);
     if let Some(text) = text.strip_prefix("9;") {
         // ConEmu's OSC 9 subcommands (`9;4;…` is a progress bar) are numbers: not messages.

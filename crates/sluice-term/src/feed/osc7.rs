@@ -10,11 +10,7 @@ use std::path::PathBuf;
 /// The directory an OSC string reports, if it is an OSC 7 for this machine. `osc` is the
 /// string as the prescan holds it: from `]` to its terminator (BEL, or ESC `\`).
 pub fn working_directory(osc: &[u8]) -> Option<PathBuf> {
-    let body = osc.strip_prefix(b"]7;")?;
-    let body = body
-        .strip_suffix(b"\x07")
-        .or_else(|| body.strip_suffix(b"\x1b\\"))
-        .unwrap_or(body);
+    let body = super::prescan::osc_body(osc)?.strip_prefix(b"7;")?;
     let rest = body.strip_prefix(b"file://")?;
     let slash = rest.iter().position(|&b| b == b'/')?;
     let (host, path) = rest.split_at(slash);

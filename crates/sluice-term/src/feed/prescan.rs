@@ -42,6 +42,17 @@ enum State {
     Dropping,
 }
 
+/// What an OSC string says, without its `]` and its terminator (BEL, or ESC `\`): the form
+/// the feed's readers of OSC 7, 133 and 9/777/99 take it in. `None` if it is not an OSC string.
+pub(crate) fn osc_body(osc: &[u8]) -> Option<&[u8]> {
+    let body = osc.strip_prefix(b"]")?;
+    Some(
+        body.strip_suffix(b"\x07")
+            .or_else(|| body.strip_suffix(b"\x1b\\"))
+            .unwrap_or(body),
+    )
+}
+
 /// What to do with the next bytes of the stream.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) enum Step {
