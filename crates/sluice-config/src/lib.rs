@@ -149,21 +149,47 @@ pub const DEFAULT_BINDINGS: &[(&str, &str, &str)] = &[
     ("Space", "Control|Shift", "ToggleViMode"),
 ];
 
-/// `keyboard.bindings`: the entries that make sense, and why the others were dropped (one
-/// bad binding costs only itself).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct BindingList {
-    pub specs: Vec<BindingSpec>,
+/// A list of bindings as read: the entries that make sense, and why the others were dropped
+/// (one bad binding costs only itself). `keyboard.bindings` and `mouse.bindings`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpecList<T> {
+    pub specs: Vec<T>,
     pub problems: Vec<String>,
 }
 
-impl<'de> serde::Deserialize<'de> for BindingList {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let entries = Vec::<toml::Value>::deserialize(d)?;
-        let (specs, problems) = lenient_list(entries, "keyboard.bindings", BindingSpec::check);
-        Ok(BindingList { specs, problems })
+impl<T> Default for SpecList<T> {
+    fn default() -> Self {
+        SpecList {
+            specs: Vec::new(),
+            problems: Vec::new(),
+        }
     }
 }
+
+/// An entry of a [`SpecList`]: where the list is, and what makes an entry sensible.
+pub trait Spec: serde::de::DeserializeOwned + serde::Serialize {
+    const PATH: &'static str;
+    fn check(&self) -> Result<(), String>;
+}
+
+impl<'de, T: Spec> serde::Deserialize<'de> for SpecList<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let entries = Vec::<toml::Value>::deserialize(d)?;
+        let (specs, problems) = lenient_list(entries, T::PATH, T::check);
+        Ok(SpecList { specs, problems })
+    }
+}
+
+impl<T: Spec> serde::Serialize for SpecList<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.specs.serialize(s)
+    }
+}
+
+/// `keyboard.bindings`.
+pub type BindingList = SpecList<BindingSpec>;
+/// `mouse.bindings`.
+pub type MouseBindingList = SpecList<MouseBindingSpec>;
 
 /// The entries of a list option that parse and pass `check`, and a problem (with its
 /// `path[i]`) for each one dropped: one bad entry costs only itself.
@@ -229,38 +255,17 @@ pub struct MouseBindingSpec {
     pub command: Option<Vec<String>>,
 }
 
-/// `mouse.bindings`, as [`BindingList`] is for keys.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct MouseBindingList {
-    pub specs: Vec<MouseBindingSpec>,
-    pub problems: Vec<String>,
-}
-
-impl<'de> serde::Deserialize<'de> for MouseBindingList {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let entries = Vec::<toml::Value>::deserialize(d)?;
-        let (specs, problems) = lenient_list(entries, "mouse.bindings", |s: &MouseBindingSpec| {
-            one_target(&s.mouse, &s.action, &s.chars, &s.command)
-        });
-        Ok(MouseBindingList { specs, problems })
-    }
-}
-
-impl serde::Serialize for MouseBindingList {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.specs.serialize(s)
-    }
-}
-
-impl serde::Serialize for BindingList {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.specs.serialize(s)
-    }
-}
-
-impl BindingSpec {
+impl Spec for BindingSpec {
+    const PATH: &'static str = "keyboard.bindings";
     fn check(&self) -> Result<(), String> {
         one_target(&self.key, &self.action, &self.chars, &self.command)
+    }
+}
+
+impl Spec for MouseBindingSpec {
+    const PATH: &'static str = "mouse.bindings";
+    fn check(&self) -> Result<(), String> {
+        one_target(&self.mouse, &self.action, &self.chars, &self.command)
     }
 }
 
