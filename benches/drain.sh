@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end drain: `sluice --headless` against a bare PTY drain of the same output, in the
-# same run, in ABBA order, both timed by the writer; then a parser slowed on purpose, to show the writer does not feel it
-# until the ring is full. Prints each round and the median ratios.
+# same run, in ABBA order, both timed by the writer; then a parser slowed on purpose, to show the
+# writer does not feel it until the ring is full. Prints each round and the median ratios. Run
+# it with nothing else on the machine: a build beside it slows the bare arm more than Sluice.
 #
 # Usage: benches/drain.sh [ROUNDS] [BYTES]     (defaults: 6 rounds of 256 MiB)
 set -euo pipefail
