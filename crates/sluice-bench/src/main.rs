@@ -5,7 +5,7 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use sluice_bench::report::{parse_bytes, parse_seconds};
-use sluice_bench::{capacity, latency, metro, reader, window, write};
+use sluice_bench::{capacity, compare, latency, metro, reader, window, write};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -92,6 +92,39 @@ enum Command {
         #[arg(required = true, last = true)]
         terminal: Vec<String>,
     },
+    /// Terminals side by side in real windows, each against a bare PTY drain in the same
+    /// round: read capacity per payload, latency, CPU, memory, start-up, a Metro-like build.
+    /// Prints a Markdown table and draws a plot.
+    #[command(after_help = compare_help())]
+    Compare {
+        /// A terminal to measure: NAME for a known one, or NAME='CMD ARGS… {}' ({} is where
+        /// the probe's command goes; {cols} and {rows} the size). Repeatable.
+        #[arg(long = "terminal", value_name = "NAME[=CMD]", required = true, value_parser = compare::TerminalSpec::parse)]
+        terminals: Vec<compare::TerminalSpec>,
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..))]
+        rounds: u64,
+        /// Comma-separated payloads, or all.
+        #[arg(long, default_value = "all")]
+        payloads: String,
+        /// Bytes per payload (K, M, G suffixes allowed).
+        #[arg(long, default_value = "16M", value_parser = parse_bytes)]
+        bytes: u64,
+        /// The windows' size in cells.
+        #[arg(long, default_value = "100x30", value_name = "COLSxROWS", value_parser = parse_size)]
+        size: (u16, u16),
+        /// Latency samples per measurement.
+        #[arg(long, default_value_t = 50)]
+        samples: usize,
+        /// Seconds an idle window is watched for its CPU and wake-ups.
+        #[arg(long, default_value = "5", value_parser = parse_seconds)]
+        idle: Duration,
+        /// Where to draw the plot (SVG).
+        #[arg(long, default_value = "sluice-compare.svg")]
+        plot: std::path::PathBuf,
+        /// Also write every round's figures here, as JSON.
+        #[arg(long, value_name = "FILE")]
+        json: Option<std::path::PathBuf>,
+    },
     /// The program window-latency runs inside the terminal.
     #[command(hide = true)]
     WindowProbe {
@@ -106,7 +139,7 @@ enum Command {
         /// A cold build: about 10 s, main thread 57% busy.
         #[arg(long)]
         cold: bool,
-        #[arg(long, default_value_t = 7316)]
+        #[arg(long, default_value_t = metro::WARM_MODULES)]
         modules: usize,
         /// Log one line every K modules.
         #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
@@ -229,6 +262,48 @@ fn main() -> anyhow::Result<()> {
             }
             Ok(())
         }
+        Command::Compare {
+            terminals,
+            rounds,
+            payloads,
+            bytes,
+            size,
+            samples,
+            idle,
+            plot,
+            json,
+        } => {
+            let options = compare::CompareOptions {
+                terminals,
+                rounds: rounds as usize,
+                payloads: payload_list(&payloads)?,
+                bytes: bytes as usize,
+                size,
+                samples: samples.max(1),
+                idle,
+            };
+            let comparison = compare::run(&options, |run| {
+                eprintln!(
+                    "round {} {:<10} load {:.2}: {}",
+                    run.round + 1,
+                    run.arm,
+                    run.load_average,
+                    run.reads
+                        .iter()
+                        .map(|p| format!("{} {:.0} MB/s", p.payload, p.mb_per_s))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+            })?;
+            if let Some(path) = json {
+                std::fs::write(&path, serde_json::to_string_pretty(&comparison)?)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+            }
+            compare::plot(&comparison, &plot)?;
+            print!("{}", compare::markdown(&comparison));
+            println!("\n![sluice-bench compare]({})", plot.display());
+            Ok(())
+        }
         Command::WindowProbe { socket } => window::run_probe(&socket),
         Command::PtyCapacity { json } => {
             let results = capacity::measure().context("measuring buffer capacity")?;
@@ -259,4 +334,44 @@ fn main() -> anyhow::Result<()> {
             Ok(())
         }
     }
+}
+
+fn compare_help() -> String {
+    format!(
+        "Known terminals: {}. Without a DISPLAY a private Xvfb is started.\n\
+         Example: sluice-bench compare --terminal sluice --terminal xterm --terminal 'mine=/opt/mine -e {{}}'",
+        compare::known_names()
+    )
+}
+
+/// `COLSxROWS`, as `sluice --size` takes it.
+fn parse_size(s: &str) -> Result<(u16, u16), String> {
+    let parsed = s
+        .split_once(['x', 'X'])
+        .and_then(|(c, r)| Some((c.trim().parse().ok()?, r.trim().parse().ok()?)));
+    match parsed {
+        Some((c, r)) if c >= 10 && r >= 5 => Ok((c, r)),
+        _ => Err(format!("{s:?} is not COLSxROWS of at least 10x5")),
+    }
+}
+
+/// The payloads named in a comma-separated list, or all of them.
+fn payload_list(list: &str) -> anyhow::Result<Vec<String>> {
+    use sluice_bench::payload::PAYLOADS;
+    if list == "all" {
+        return Ok(PAYLOADS.iter().map(|p| p.to_string()).collect());
+    }
+    list.split(',')
+        .map(|p| {
+            let p = p.trim();
+            if PAYLOADS.contains(&p) {
+                Ok(p.to_owned())
+            } else {
+                anyhow::bail!(
+                    "unknown payload {p:?}; known: {} or all",
+                    PAYLOADS.join(", ")
+                )
+            }
+        })
+        .collect()
 }

@@ -159,6 +159,26 @@ fn bad_arguments_are_clear_errors() {
         stderr.contains("unknown payload") || stderr.contains("not a terminal"),
         "{stderr}"
     );
+    // compare: an unknown terminal names the known ones; a missing one is found before
+    // anything starts; sizes and payloads are checked.
+    let (code, _, stderr) = bench(&["compare", "--terminal", "nosuch"]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("alacritty, kitty, xterm"), "{stderr}");
+    let (code, _, stderr) = bench(&["compare", "--terminal", "gone=/nonexistent/term -e {}"]);
+    assert_eq!(code, Some(1));
+    assert!(stderr.contains("is not installed"), "{stderr}");
+    let (code, _, stderr) = bench(&["compare", "--terminal", "xterm", "--size", "100"]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("COLSxROWS"), "{stderr}");
+    let (code, _, stderr) = bench(&[
+        "compare",
+        "--terminal",
+        "x=true",
+        "--payloads",
+        "plain,nope",
+    ]);
+    assert_eq!(code, Some(1));
+    assert!(stderr.contains("unknown payload \"nope\""), "{stderr}");
 }
 
 #[test]

@@ -230,6 +230,99 @@ fn window_latency_is_measured_through_a_real_window() {
     assert!(results[0]["key_to_pty"]["p50_ms"].as_f64().unwrap() < 100.0);
 }
 
+/// `sluice-bench compare`, one short round of Sluice against the drain: with no DISPLAY it
+/// starts its own Xvfb, and every figure it reports comes from real runs.
+#[test]
+fn compare_measures_sluice_against_the_drain_on_a_private_display() {
+    let dir = std::env::temp_dir().join(format!("sluice-compare-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (json, plot) = (dir.join("compare.json"), dir.join("compare.svg"));
+    let sluice = format!(
+        "sluice={} --size {{cols}}x{{rows}} -e {{}}",
+        env!("CARGO_BIN_EXE_sluice")
+    );
+    let out = std::process::Command::new(x11::sluice_bench())
+        .args([
+            "compare",
+            "--terminal",
+            &sluice,
+            "--rounds",
+            "1",
+            "--size",
+            "60x12",
+        ])
+        .args([
+            "--payloads",
+            "plain,dense",
+            "--bytes",
+            "1M",
+            "--samples",
+            "5",
+            "--idle",
+            "1",
+        ])
+        .arg("--json")
+        .arg(&json)
+        .arg("--plot")
+        .arg(&plot)
+        .env_remove("DISPLAY")
+        .output()
+        .expect("sluice-bench runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "compare succeeds: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("| | drain | sluice |"), "{stdout}");
+    assert!(
+        stdout.contains("| read `dense`, × drain (MB/s) | 1.00× ("),
+        "{stdout}"
+    );
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.contains("\nsluice\n</text>"),
+        "the plot names Sluice"
+    );
+
+    let c: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let runs = c["runs"].as_array().unwrap();
+    let arms: Vec<&str> = runs.iter().map(|r| r["arm"].as_str().unwrap()).collect();
+    assert_eq!(arms, ["drain", "sluice"], "round 1 starts with the drain");
+    for r in runs {
+        let reads = r["reads"].as_array().unwrap();
+        assert_eq!(reads.len(), 2, "{r}");
+        for p in reads {
+            let rate = p["mb_per_s"].as_f64().unwrap();
+            assert!(rate > 0.1 && rate.is_finite(), "{p}");
+        }
+        assert!(
+            r["build"]["seconds"].as_f64().unwrap() >= 1.0,
+            "a whole warm build: {r}"
+        );
+        assert!(r["load_average"].as_f64().unwrap() >= 0.0);
+    }
+    assert!(runs[0]["window"].is_null(), "the drain has no window");
+    let w = &runs[1]["window"];
+    let startup = w["startup_ms"].as_f64().unwrap();
+    assert!(startup > 0.0 && startup < 60_000.0, "{w}");
+    for which in ["key_idle", "key_flood", "frame_idle", "frame_flood"] {
+        assert_eq!(w[which]["samples"], 5, "{which}: {w}");
+        assert!(w[which]["p50_ms"].as_f64().unwrap() > 0.0, "{which}: {w}");
+    }
+    let (rss, peak) = (
+        w["rss_idle_mib"].as_f64().unwrap(),
+        w["rss_peak_mib"].as_f64().unwrap(),
+    );
+    assert!(rss > 1.0 && peak >= rss, "{w}");
+    let cpu = runs[1]["reads"][0]["cpu_seconds"].as_f64().unwrap();
+    assert!(
+        cpu > 0.0,
+        "parsing and drawing 1 MB costs Sluice some CPU: {w}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn history_is_reached_with_shift_page_up_and_the_wheel() {
     let s = Sluice::start("history", &["--size", "60x10", "-e", "sh"]);

@@ -14,8 +14,8 @@
 //! behind real output.
 
 mod probe;
-mod protocol;
-mod x11;
+pub(crate) mod protocol;
+pub(crate) mod x11;
 
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::net::{UnixListener, UnixStream};
@@ -66,27 +66,22 @@ pub fn run(options: &WindowLatencyOptions) -> anyhow::Result<Vec<WindowLatency>>
     result
 }
 
-fn spawn_terminal(template: &[String], socket: &std::path::Path) -> anyhow::Result<Child> {
-    let exe = std::env::current_exe()?.to_string_lossy().into_owned();
-    let probe = [
-        exe,
+/// The probe's command line, talking to the driver on `socket`.
+pub(crate) fn probe_command(socket: &std::path::Path) -> anyhow::Result<Vec<String>> {
+    Ok(vec![
+        std::env::current_exe()?.to_string_lossy().into_owned(),
         "window-probe".to_owned(),
         "--socket".to_owned(),
         socket.to_string_lossy().into_owned(),
-    ];
-    let mut args: Vec<String> = Vec::new();
-    let mut placed = false;
-    for arg in template {
-        if arg == "{}" {
-            args.extend(probe.iter().cloned());
-            placed = true;
-        } else {
-            args.push(arg.clone());
-        }
-    }
-    if !placed {
-        args.extend(probe.iter().cloned());
-    }
+    ])
+}
+
+fn spawn_terminal(template: &[String], socket: &std::path::Path) -> anyhow::Result<Child> {
+    let spec = crate::compare::TerminalSpec {
+        name: String::new(),
+        template: template.to_vec(),
+    };
+    let args = spec.command(&probe_command(socket)?, None);
     let (program, rest) = args.split_first().context("no terminal command given")?;
     Command::new(program)
         .args(rest)
@@ -101,11 +96,8 @@ fn measure(
     listener: &UnixListener,
     terminal: &mut Child,
 ) -> anyhow::Result<Vec<WindowLatency>> {
-    let stream = accept(listener, terminal)?;
-    let mut probe = Probe {
-        reader: BufReader::new(stream.try_clone()?),
-        writer: stream,
-    };
+    let exited = || terminal.try_wait().ok().flatten().map(|s| s.to_string());
+    let mut probe = Probe::new(accept(listener, exited)?)?;
     let Message::Ready { rows } = probe.receive()? else {
         bail!("the probe did not say it was ready");
     };
@@ -131,21 +123,26 @@ fn measure(
     Ok(results)
 }
 
-/// Waits for the probe to connect, or for the terminal to fail.
-fn accept(listener: &UnixListener, terminal: &mut Child) -> anyhow::Result<UnixStream> {
+/// Waits for the probe to connect, or for the terminal to fail: `exited` says how the
+/// terminal ended, once it has.
+pub(crate) fn accept(
+    listener: &UnixListener,
+    mut exited: impl FnMut() -> Option<String>,
+) -> anyhow::Result<UnixStream> {
     listener.set_nonblocking(true)?;
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         match listener.accept() {
             Ok((stream, _)) => {
                 stream.set_nonblocking(false)?;
-                stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+                // Generous: a slow terminal can take a minute over a big payload.
+                stream.set_read_timeout(Some(Duration::from_secs(300)))?;
                 return Ok(stream);
             }
             Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
             Err(e) => return Err(e.into()),
         }
-        if let Some(status) = terminal.try_wait()? {
+        if let Some(status) = exited() {
             bail!("the terminal exited ({status}) before the probe started");
         }
         if Instant::now() > deadline {
@@ -155,18 +152,30 @@ fn accept(listener: &UnixListener, terminal: &mut Child) -> anyhow::Result<UnixS
     }
 }
 
-struct Probe {
+/// The driver's end of the probe's socket.
+pub(crate) struct Probe {
     reader: BufReader<UnixStream>,
     writer: UnixStream,
+    /// Markers painted so far: each is in the other colour from the one before, so that a
+    /// marker is never mistaken for the last one still on screen.
+    painted: usize,
 }
 
 impl Probe {
-    fn send(&mut self, line: &str) -> anyhow::Result<()> {
+    pub(crate) fn new(stream: UnixStream) -> anyhow::Result<Probe> {
+        Ok(Probe {
+            reader: BufReader::new(stream.try_clone()?),
+            writer: stream,
+            painted: 0,
+        })
+    }
+
+    pub(crate) fn send(&mut self, line: &str) -> anyhow::Result<()> {
         writeln!(self.writer, "{line}")?;
         Ok(())
     }
 
-    fn receive(&mut self) -> anyhow::Result<Message> {
+    pub(crate) fn receive(&mut self) -> anyhow::Result<Message> {
         let mut line = String::new();
         if self.reader.read_line(&mut line)? == 0 {
             bail!("the probe hung up");
@@ -176,7 +185,7 @@ impl Probe {
 }
 
 /// Presses a key with XTest and waits for the probe to read it.
-fn key_latencies(
+pub(crate) fn key_latencies(
     x: &x11::Display,
     probe: &mut Probe,
     samples: usize,
@@ -196,34 +205,49 @@ fn key_latencies(
 }
 
 /// Has the probe paint the marker row and polls the window until the colour shows.
-fn frame_latencies(
+pub(crate) fn frame_latencies(
     x: &x11::Display,
     window: u32,
     probe: &mut Probe,
     samples: usize,
     rows: u16,
 ) -> anyhow::Result<Vec<Duration>> {
-    let (width, height) = x.size(window)?;
-    // The middle of the top row, whatever the padding: half a row down, half-way across.
-    let (px, py) = ((width / 2) as i16, (height / rows.max(1) / 2) as i16);
+    let (px, py) = marker_pixel(x, window, rows)?;
     let mut out = Vec::with_capacity(samples);
-    for i in 0..samples {
-        let color = MARKS[i % 2];
+    for _ in 0..samples {
+        let color = MARKS[probe.painted % 2];
+        probe.painted += 1;
         probe.send(&format!("paint {} {} {}", color[0], color[1], color[2]))?;
         let Message::Painted { ns: written } = probe.receive()? else {
             bail!("expected the probe to report its write");
         };
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            if x.pixel(window, px, py)? == color {
-                break;
-            }
-            if Instant::now() > deadline {
-                bail!("the marker row never showed {color:?} at ({px}, {py})");
-            }
-        }
+        wait_for_pixel(x, window, (px, py), color, Duration::from_secs(10))?;
         out.push(Duration::from_nanos(monotonic_ns().saturating_sub(written)));
         std::thread::sleep(BETWEEN_SAMPLES);
     }
     Ok(out)
+}
+
+/// Where the marker row is looked at: the middle of the top row, whatever the padding (half a
+/// row down, half-way across).
+pub(crate) fn marker_pixel(x: &x11::Display, window: u32, rows: u16) -> anyhow::Result<(i16, i16)> {
+    let (width, height) = x.size(window)?;
+    Ok(((width / 2) as i16, (height / rows.max(1) / 2) as i16))
+}
+
+/// Polls one pixel of the window until it shows `color`.
+pub(crate) fn wait_for_pixel(
+    x: &x11::Display,
+    window: u32,
+    (px, py): (i16, i16),
+    color: [u8; 3],
+    timeout: Duration,
+) -> anyhow::Result<()> {
+    let deadline = Instant::now() + timeout;
+    while x.pixel(window, px, py)? != color {
+        if Instant::now() > deadline {
+            bail!("the marker row never showed {color:?} at ({px}, {py})");
+        }
+    }
+    Ok(())
 }

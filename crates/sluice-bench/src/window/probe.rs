@@ -1,5 +1,7 @@
 //! `sluice-bench window-probe`: the program the driver runs inside the terminal. It reports
-//! each key it reads, paints the marker row on request, and floods the rows below it.
+//! each key it reads, paints the marker row on request, floods the rows below it, and, for
+//! `sluice-bench compare`, writes a payload or runs a Metro-like build on request and reports
+//! what its writes cost it.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::net::UnixStream;
@@ -9,7 +11,8 @@ use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
 
-use super::protocol::monotonic_ns;
+use super::protocol::{START_MARK, monotonic_ns};
+use crate::{metro, write};
 
 /// One flood write: big enough to keep the terminal busy, small enough that a marker
 /// waiting for its turn is not held back long by the probe itself.
@@ -22,10 +25,17 @@ pub fn run(socket: &Path) -> anyhow::Result<()> {
     let rows = rows();
     let out = Arc::new(Mutex::new(std::io::stdout()));
     // The alternate screen with the cursor hidden; row 1 is the marker's, rows 2 and below
-    // scroll (DECSTBM) under the flood; the flood's cursor starts at the bottom.
+    // scroll (DECSTBM) under the flood; the flood's cursor starts at the bottom. The marker
+    // starts in START_MARK, for the driver to time the first frame by.
+    let [r, g, b] = START_MARK;
     write_all(
         &out,
-        format!("\x1b[?1049h\x1b[?25l\x1b[2J\x1b[2;{rows}r\x1b[{rows};1H").as_bytes(),
+        format!(
+            "\x1b[?1049h\x1b[?25l\x1b[2J{}{}",
+            marker(r, g, b),
+            layout(rows)
+        )
+        .as_bytes(),
     )?;
     writeln!(report.lock().unwrap(), "ready {rows}")?;
 
@@ -38,9 +48,7 @@ pub fn run(socket: &Path) -> anyhow::Result<()> {
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.as_slice() {
             ["paint", r, g, b] => {
-                // Erase the row in the marker colour (the erase takes the current background),
-                // with the flood's cursor saved and restored around it, in one write.
-                let marker = format!("\x1b7\x1b[1;1H\x1b[48;2;{r};{g};{b}m\x1b[2K\x1b[0m\x1b8");
+                let marker = marker(r, g, b);
                 let guard = out.lock().unwrap_or_else(|p| p.into_inner());
                 let ns = monotonic_ns();
                 let mut stdout = guard.lock();
@@ -49,6 +57,21 @@ pub fn run(socket: &Path) -> anyhow::Result<()> {
                 drop(stdout);
                 drop(guard);
                 writeln!(report.lock().unwrap(), "painted {ns}")?;
+            }
+            ["write", name, bytes] => {
+                let bytes: usize = bytes.parse().context("write: BYTES is not a number")?;
+                let result = with_screen(&out, rows, |stdout| write::measure(stdout, name, bytes))?;
+                writeln!(
+                    report.lock().unwrap(),
+                    "wrote {} {}",
+                    result.seconds,
+                    result.longest_write_ms
+                )?;
+            }
+            ["build"] => {
+                let build = metro::Build::warm(metro::WARM_MODULES, Some(1));
+                let result = with_screen(&out, rows, |stdout| Ok(metro::run(&build, stdout)?))?;
+                writeln!(report.lock().unwrap(), "built {}", result.build_seconds)?;
             }
             ["flood", "on"] => flooding.store(true, Ordering::Relaxed),
             ["flood", "off"] => flooding.store(false, Ordering::Relaxed),
@@ -60,6 +83,36 @@ pub fn run(socket: &Path) -> anyhow::Result<()> {
     let _ = write_all(&out, b"\x1b[r\x1b[?25h\x1b[?1049l");
     restore_mode(&saved);
     Ok(())
+}
+
+/// Erases the marker row in a colour (an erase takes the current background), with the
+/// flood's cursor saved and restored around it: one write.
+fn marker(
+    r: impl std::fmt::Display,
+    g: impl std::fmt::Display,
+    b: impl std::fmt::Display,
+) -> String {
+    format!("\x1b7\x1b[1;1H\x1b[48;2;{r};{g};{b}m\x1b[2K\x1b[0m\x1b8")
+}
+
+/// The probe's screen below the marker row: a scroll region with the cursor at its bottom.
+fn layout(rows: u16) -> String {
+    format!("\x1b[2;{rows}r\x1b[{rows};1H")
+}
+
+/// Runs `work` on the terminal, then puts back what a payload may have changed (attributes,
+/// the scroll region, the cursor) and clears the rows below the marker.
+fn with_screen<T>(
+    out: &Mutex<std::io::Stdout>,
+    rows: u16,
+    work: impl FnOnce(&mut std::io::StdoutLock<'static>) -> anyhow::Result<T>,
+) -> anyhow::Result<T> {
+    let guard = out.lock().unwrap_or_else(|p| p.into_inner());
+    let mut stdout = guard.lock();
+    let result = work(&mut stdout)?;
+    write!(stdout, "\x1b[0m\x1b[r\x1b[2;1H\x1b[J{}", layout(rows))?;
+    stdout.flush()?;
+    Ok(result)
 }
 
 fn write_all(out: &Mutex<std::io::Stdout>, bytes: &[u8]) -> std::io::Result<()> {

@@ -15,8 +15,13 @@ pub fn monotonic_ns() -> u64 {
     ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
 }
 
+/// The colour the probe paints its marker row in as soon as it starts, before it says it is
+/// ready: the driver times start-up to the first frame by it. Unlike either of the sampled
+/// colours, so the first sample cannot be mistaken for it.
+pub const START_MARK: [u8; 3] = [0xff, 0xff, 0x00];
+
 /// What the probe tells the driver.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Message {
     /// The probe runs in a terminal of this many rows.
     Ready { rows: u16 },
@@ -24,6 +29,11 @@ pub enum Message {
     Key { ns: u64 },
     /// The marker was written at this time.
     Painted { ns: u64 },
+    /// A payload (`write NAME BYTES`) was written: its writes took this long in all, and the
+    /// longest one this long.
+    Wrote { seconds: f64, longest_ms: f64 },
+    /// A Metro-like build (`build`) took this long.
+    Built { seconds: f64 },
 }
 
 impl Message {
@@ -32,7 +42,20 @@ impl Message {
         let (Some(kind), Some(value)) = (words.next(), words.next()) else {
             bail!("malformed message from the probe: {line:?}");
         };
+        let mut number = |what: &str| -> anyhow::Result<f64> {
+            match words.next().map(str::parse::<f64>) {
+                Some(Ok(v)) if v.is_finite() => Ok(v),
+                _ => bail!("{what} missing from the probe's {line:?}"),
+            }
+        };
         Ok(match kind {
+            "wrote" => Message::Wrote {
+                seconds: value.parse()?,
+                longest_ms: number("the longest write")?,
+            },
+            "built" => Message::Built {
+                seconds: value.parse()?,
+            },
             "ready" => Message::Ready {
                 rows: value.parse()?,
             },
@@ -58,6 +81,18 @@ mod tests {
             Message::parse("painted 5\n").unwrap(),
             Message::Painted { ns: 5 }
         );
+        assert_eq!(
+            Message::parse("wrote 0.5 12.25\n").unwrap(),
+            Message::Wrote {
+                seconds: 0.5,
+                longest_ms: 12.25
+            }
+        );
+        assert_eq!(
+            Message::parse("built 1.25").unwrap(),
+            Message::Built { seconds: 1.25 }
+        );
+        assert!(Message::parse("wrote 0.5").is_err());
         assert!(Message::parse("bogus 1").is_err());
         assert!(Message::parse("key").is_err());
         let (a, b) = (monotonic_ns(), monotonic_ns());

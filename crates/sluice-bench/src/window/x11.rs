@@ -17,7 +17,12 @@ pub struct Display {
 
 impl Display {
     pub fn connect() -> anyhow::Result<Self> {
-        let (conn, screen) = x11rb::connect(None)?;
+        Self::connect_to(None)
+    }
+
+    /// Connects to `display` (`:N`), or to `$DISPLAY` for `None`.
+    pub fn connect_to(display: Option<&str>) -> anyhow::Result<Self> {
+        let (conn, screen) = x11rb::connect(display)?;
         let root = conn.setup().roots[screen].root;
         Ok(Self { conn, root })
     }

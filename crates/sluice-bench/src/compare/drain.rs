@@ -1,0 +1,79 @@
+//! The limit arm: the probe on a bare PTY whose master is drained by a tight loop of 64 KiB
+//! `read(2)`s and nothing else. No terminal can read faster than this; a terminal that seems
+//! to is a sign of noise or of a harness fault, not of speed (docs/benchmarks.md).
+
+use std::io::Read;
+use std::thread::JoinHandle;
+
+use anyhow::anyhow;
+use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
+
+/// The drain's read size: as large as a read from a PTY master ever returns here.
+const READ: usize = 64 * 1024;
+
+/// The probe running on a drained PTY.
+pub struct Drain {
+    child: Box<dyn Child + Send + Sync>,
+    reader: Option<JoinHandle<u64>>,
+    _master: Box<dyn MasterPty + Send>,
+}
+
+impl Drain {
+    /// Runs `command` on a PTY of `cols`×`rows` and starts draining it.
+    pub fn start(command: &[String], (cols, rows): (u16, u16)) -> anyhow::Result<Drain> {
+        let pair = native_pty_system()
+            .openpty(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .map_err(|e| anyhow!("cannot open a PTY: {e:#}"))?;
+        let mut builder = CommandBuilder::from_argv(command.iter().map(Into::into).collect());
+        builder.env("TERM", "xterm-256color");
+        let child = pair
+            .slave
+            .spawn_command(builder)
+            .map_err(|e| anyhow!("cannot run the probe on a PTY: {e:#}"))?;
+        drop(pair.slave);
+        let mut master = pair
+            .master
+            .try_clone_reader()
+            .map_err(|e| anyhow!("{e:#}"))?;
+        let reader = std::thread::Builder::new()
+            .name("drain".into())
+            .spawn(move || {
+                let mut buf = vec![0u8; READ];
+                let mut total = 0u64;
+                loop {
+                    match master.read(&mut buf) {
+                        Ok(0) => break,
+                        Ok(n) => total += n as u64,
+                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                        // EIO: every slave descriptor is closed.
+                        Err(_) => break,
+                    }
+                }
+                total
+            })?;
+        Ok(Drain {
+            child,
+            reader: Some(reader),
+            _master: pair.master,
+        })
+    }
+
+    pub fn has_exited(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(Some(_)))
+    }
+}
+
+impl Drop for Drain {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        if let Some(reader) = self.reader.take() {
+            let _ = reader.join();
+        }
+    }
+}

@@ -1,0 +1,412 @@
+//! `sluice-bench compare`: terminals side by side, each against the physical limit measured
+//! in the same round.
+//!
+//! Every round runs each arm once, in a fixed rotation ([`stats::rotation`]): the *drain*
+//! (the probe on a bare PTY whose master a tight `read(2)` loop empties, the limit no
+//! terminal can beat) and each terminal, started in a real window with the probe as its
+//! program. The probe (`sluice-bench window-probe`) does everything inside the terminal on
+//! request, and the driver measures from outside:
+//!
+//! | figure | how |
+//! |---|---|
+//! | start-up to first frame | spawn to the probe's first marker colour on screen |
+//! | idle CPU, wake-ups, RSS | `/proc` of the terminal's process over a quiet interval |
+//! | key to program, output to frame | as `window-latency`, idle and under a flood |
+//! | read capacity per payload | the probe's own write time (bytes ÷ seconds), as a ratio to the drain's in the same round |
+//! | terminal CPU per MB | the terminal's CPU from the payload's start until its last frame, over the bytes |
+//! | Metro-like build | a warm build logging a line per module (`metro-sim --log-every 1`), its seconds against the drain's |
+//! | peak RSS | the high-water mark at the end |
+//!
+//! The driver starts a private Xvfb when there is no `DISPLAY`, kills only the process
+//! groups it started, and records the load average with every arm's run.
+
+mod drain;
+mod plot;
+mod procfs;
+pub mod stats;
+mod table;
+mod terminals;
+mod xvfb;
+
+use std::os::unix::net::UnixListener;
+use std::os::unix::process::CommandExt as _;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use serde::Serialize;
+
+use crate::latency::{Percentiles, percentiles};
+use crate::window::protocol::{Message, START_MARK, monotonic_ns};
+use crate::window::{self, Probe, x11};
+pub use plot::plot;
+pub use table::markdown;
+pub use terminals::{KNOWN, TerminalSpec, known_names};
+
+/// The name of the limit arm in reports.
+pub const DRAIN: &str = "drain";
+
+/// How long a terminal is left alone before its idle figures are read: long enough for
+/// start-up work (font caches, shader compiles) to finish and a cursor blink timer, if any,
+/// to show what it costs.
+const SETTLE: Duration = Duration::from_millis(1000);
+
+/// Pause after the flood is switched on, so samples meet a steady flood.
+const FLOOD_RAMP: Duration = Duration::from_millis(300);
+
+/// What to compare, and how hard.
+#[derive(Debug, Clone)]
+pub struct CompareOptions {
+    pub terminals: Vec<TerminalSpec>,
+    pub rounds: usize,
+    pub payloads: Vec<String>,
+    pub bytes: usize,
+    pub size: (u16, u16),
+    pub samples: usize,
+    pub idle: Duration,
+}
+
+/// One arm's run in one round.
+#[derive(Debug, Clone, Serialize)]
+pub struct ArmRound {
+    pub arm: String,
+    pub round: usize,
+    /// The 1-minute load average as the run started.
+    pub load_average: f64,
+    pub reads: Vec<PayloadRead>,
+    pub build: Option<BuildRun>,
+    /// What only a window has (`None` for the drain).
+    pub window: Option<WindowRun>,
+}
+
+/// One payload written through the arm.
+#[derive(Debug, Clone, Serialize)]
+pub struct PayloadRead {
+    pub payload: String,
+    pub bytes: u64,
+    /// As the writer saw it: bytes over the time its writes took.
+    pub mb_per_s: f64,
+    pub longest_write_ms: f64,
+    /// The terminal's own CPU from the first byte until the last was on screen.
+    pub cpu_seconds: Option<f64>,
+}
+
+/// The Metro-like build.
+#[derive(Debug, Clone, Serialize)]
+pub struct BuildRun {
+    pub seconds: f64,
+    pub cpu_seconds: Option<f64>,
+}
+
+/// The figures of a terminal's window.
+#[derive(Debug, Clone, Serialize)]
+pub struct WindowRun {
+    pub startup_ms: f64,
+    pub idle_cpu_percent: f64,
+    pub idle_wakeups_per_s: f64,
+    pub rss_idle_mib: f64,
+    pub anon_idle_mib: f64,
+    pub rss_peak_mib: f64,
+    pub key_idle: Percentiles,
+    pub key_flood: Percentiles,
+    pub frame_idle: Percentiles,
+    pub frame_flood: Percentiles,
+}
+
+/// Everything a comparison measured, round by round.
+#[derive(Debug, Clone, Serialize)]
+pub struct Comparison {
+    pub rounds: usize,
+    pub size: (u16, u16),
+    pub bytes: usize,
+    pub payloads: Vec<String>,
+    pub arms: Vec<String>,
+    pub runs: Vec<ArmRound>,
+}
+
+/// Runs the comparison; `progress` hears of each arm as it finishes.
+pub fn run(
+    options: &CompareOptions,
+    mut progress: impl FnMut(&ArmRound),
+) -> anyhow::Result<Comparison> {
+    for t in &options.terminals {
+        let program = &t.template[0];
+        if which(program).is_none() {
+            bail!(
+                "{}: {program:?} is not installed (not found on PATH)",
+                t.name
+            );
+        }
+    }
+    let private_display = match std::env::var_os("DISPLAY") {
+        Some(_) => None,
+        None => Some(xvfb::Xvfb::start()?),
+    };
+    let display = match &private_display {
+        Some(x) => x.display.clone(),
+        None => std::env::var("DISPLAY").unwrap_or_default(),
+    };
+    let dir = std::env::temp_dir().join(format!("sluice-bench-compare-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let bench = Bench {
+        options,
+        display,
+        dir: dir.clone(),
+    };
+    let mut arms = vec![DRAIN.to_owned()];
+    arms.extend(options.terminals.iter().map(|t| t.name.clone()));
+    let mut runs = Vec::new();
+    let result = (|| {
+        for round in 0..options.rounds {
+            for arm in stats::rotation(arms.len(), round) {
+                let run = match arm {
+                    0 => bench.drain(round),
+                    i => bench.terminal(&options.terminals[i - 1], round),
+                }
+                .with_context(|| format!("round {}, {}", round + 1, arms[arm]))?;
+                progress(&run);
+                runs.push(run);
+            }
+        }
+        anyhow::Ok(())
+    })();
+    let _ = std::fs::remove_dir_all(&dir);
+    result?;
+    Ok(Comparison {
+        rounds: options.rounds,
+        size: options.size,
+        bytes: options.bytes,
+        payloads: options.payloads.clone(),
+        arms,
+        runs,
+    })
+}
+
+fn which(program: &str) -> Option<PathBuf> {
+    if program.contains('/') {
+        return Some(PathBuf::from(program)).filter(|p| p.exists());
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|d| d.join(program))
+        .find(|p| p.is_file())
+}
+
+struct Bench<'a> {
+    options: &'a CompareOptions,
+    display: String,
+    dir: PathBuf,
+}
+
+impl Bench<'_> {
+    /// A fresh socket for the probe of one run.
+    fn listen(&self, tag: &str) -> anyhow::Result<(UnixListener, PathBuf)> {
+        let socket = self.dir.join(format!("{tag}.sock"));
+        let _ = std::fs::remove_file(&socket);
+        let listener = UnixListener::bind(&socket).context("cannot create the probe's socket")?;
+        Ok((listener, socket))
+    }
+
+    /// The limit arm: payloads and the build through a bare drain.
+    fn drain(&self, round: usize) -> anyhow::Result<ArmRound> {
+        let load_average = procfs::load_average();
+        let (listener, socket) = self.listen("drain")?;
+        let mut drain = drain::Drain::start(&window::probe_command(&socket)?, self.options.size)?;
+        let stream = window::accept(&listener, || {
+            drain.has_exited().then(|| "exited".to_owned())
+        })?;
+        let mut probe = Probe::new(stream)?;
+        let Message::Ready { .. } = probe.receive()? else {
+            bail!("the probe did not say it was ready");
+        };
+        let mut reads = Vec::new();
+        for payload in &self.options.payloads {
+            let (seconds, longest_ms) = write(&mut probe, payload, self.options.bytes)?;
+            reads.push(payload_read(
+                payload,
+                self.options.bytes,
+                seconds,
+                longest_ms,
+                None,
+            ));
+        }
+        let seconds = build(&mut probe)?;
+        probe.send("quit")?;
+        Ok(ArmRound {
+            arm: DRAIN.to_owned(),
+            round,
+            load_average,
+            reads,
+            build: Some(BuildRun {
+                seconds,
+                cpu_seconds: None,
+            }),
+            window: None,
+        })
+    }
+
+    /// One terminal, started afresh for the round.
+    fn terminal(&self, spec: &TerminalSpec, round: usize) -> anyhow::Result<ArmRound> {
+        let load_average = procfs::load_average();
+        let (listener, socket) = self.listen(&format!("t{round}"))?;
+        let runtime = self.dir.join("runtime");
+        std::fs::create_dir_all(&runtime)?;
+        let args = spec.command(&window::probe_command(&socket)?, Some(self.options.size));
+        let started = monotonic_ns();
+        let mut child = Command::new(&args[0])
+            .args(&args[1..])
+            .env("DISPLAY", &self.display)
+            .env("XDG_RUNTIME_DIR", &runtime)
+            // Its own process group, so that stopping it reaches whatever it started and
+            // nothing else.
+            .process_group(0)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .with_context(|| format!("cannot start {}", args[0]))?;
+        let result = self.measure_terminal(&mut child, &listener, started);
+        stop(&mut child);
+        let (reads, build, window) = result?;
+        Ok(ArmRound {
+            arm: spec.name.clone(),
+            round,
+            load_average,
+            reads,
+            build: Some(build),
+            window: Some(window),
+        })
+    }
+
+    fn measure_terminal(
+        &self,
+        child: &mut Child,
+        listener: &UnixListener,
+        started_ns: u64,
+    ) -> anyhow::Result<(Vec<PayloadRead>, BuildRun, WindowRun)> {
+        let pid = child.id();
+        let stream = window::accept(listener, || {
+            child.try_wait().ok().flatten().map(|s| s.to_string())
+        })?;
+        let mut probe = Probe::new(stream)?;
+        let Message::Ready { rows } = probe.receive()? else {
+            bail!("the probe did not say it was ready");
+        };
+        let x = x11::Display::connect_to(Some(&self.display))
+            .with_context(|| format!("cannot connect to the X display {}", self.display))?;
+        let window = x.wait_for_window(Duration::from_secs(30))?;
+        let pixel = window::marker_pixel(&x, window, rows)?;
+        window::wait_for_pixel(&x, window, pixel, START_MARK, Duration::from_secs(30))
+            .context("the first frame never showed")?;
+        let startup_ms = monotonic_ns().saturating_sub(started_ns) as f64 / 1e6;
+        x.focus(window)?;
+
+        std::thread::sleep(SETTLE);
+        let before = procfs::read(pid)?;
+        let quiet = Instant::now();
+        std::thread::sleep(self.options.idle);
+        let after = procfs::read(pid)?;
+        let idle = quiet.elapsed().as_secs_f64();
+
+        let samples = self.options.samples;
+        let key_idle = window::key_latencies(&x, &mut probe, samples)?;
+        let frame_idle = window::frame_latencies(&x, window, &mut probe, samples, rows)?;
+        probe.send("flood on")?;
+        std::thread::sleep(FLOOD_RAMP);
+        let key_flood = window::key_latencies(&x, &mut probe, samples);
+        let frame_flood = window::frame_latencies(&x, window, &mut probe, samples, rows);
+        probe.send("flood off")?;
+        let (key_flood, frame_flood) = (key_flood?, frame_flood?);
+        // One more marker: it shows once the flood's backlog is drawn.
+        window::frame_latencies(&x, window, &mut probe, 1, rows)?;
+
+        let mut reads = Vec::new();
+        for payload in &self.options.payloads {
+            let cpu = procfs::read(pid)?.cpu_seconds;
+            let (seconds, longest_ms) = write(&mut probe, payload, self.options.bytes)?;
+            window::frame_latencies(&x, window, &mut probe, 1, rows)?;
+            let cpu = procfs::read(pid)?.cpu_seconds - cpu;
+            reads.push(payload_read(
+                payload,
+                self.options.bytes,
+                seconds,
+                longest_ms,
+                Some(cpu),
+            ));
+        }
+        let cpu = procfs::read(pid)?.cpu_seconds;
+        let seconds = build(&mut probe)?;
+        window::frame_latencies(&x, window, &mut probe, 1, rows)?;
+        let end = procfs::read(pid)?;
+        probe.send("quit")?;
+        let window = WindowRun {
+            startup_ms,
+            idle_cpu_percent: (after.cpu_seconds - before.cpu_seconds) / idle * 100.0,
+            idle_wakeups_per_s: after.switches.saturating_sub(before.switches) as f64 / idle,
+            rss_idle_mib: after.rss_mib,
+            anon_idle_mib: after.anon_mib,
+            rss_peak_mib: end.peak_mib,
+            key_idle: percentiles(key_idle),
+            key_flood: percentiles(key_flood),
+            frame_idle: percentiles(frame_idle),
+            frame_flood: percentiles(frame_flood),
+        };
+        let build = BuildRun {
+            seconds,
+            cpu_seconds: Some(end.cpu_seconds - cpu),
+        };
+        Ok((reads, build, window))
+    }
+}
+
+/// Has the probe write a payload; returns its write time and longest write.
+fn write(probe: &mut Probe, payload: &str, bytes: usize) -> anyhow::Result<(f64, f64)> {
+    probe.send(&format!("write {payload} {bytes}"))?;
+    match probe.receive()? {
+        Message::Wrote {
+            seconds,
+            longest_ms,
+        } => Ok((seconds, longest_ms)),
+        other => bail!("expected the probe to report its writes, got {other:?}"),
+    }
+}
+
+/// Has the probe run the Metro-like build; returns its seconds.
+fn build(probe: &mut Probe) -> anyhow::Result<f64> {
+    probe.send("build")?;
+    match probe.receive()? {
+        Message::Built { seconds } => Ok(seconds),
+        other => bail!("expected the probe to report its build, got {other:?}"),
+    }
+}
+
+fn payload_read(
+    payload: &str,
+    bytes: usize,
+    seconds: f64,
+    longest_write_ms: f64,
+    cpu_seconds: Option<f64>,
+) -> PayloadRead {
+    PayloadRead {
+        payload: payload.to_owned(),
+        bytes: bytes as u64,
+        mb_per_s: crate::report::mb_per_s(bytes as u64, Duration::from_secs_f64(seconds)),
+        longest_write_ms,
+        cpu_seconds,
+    }
+}
+
+/// Lets the terminal exit on its own once the probe has (up to 5 s), then stops its process
+/// group.
+fn stop(child: &mut Child) {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < deadline {
+        if let Ok(Some(_)) = child.try_wait() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: signals the process group this driver created for the terminal (its pid).
+    unsafe { libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL) };
+    let _ = child.wait();
+}

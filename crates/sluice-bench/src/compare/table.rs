@@ -1,0 +1,204 @@
+//! The comparison as a Markdown table: one column per arm, one row per figure, each the
+//! median over the rounds (ratios are taken round by round first, see [`stats`]).
+
+use super::stats::{median_of, range, ratios_to_drain};
+use super::{ArmRound, Comparison, DRAIN, WindowRun};
+use crate::latency::Percentiles;
+
+/// The table, with a line above it saying how it was measured.
+pub fn markdown(c: &Comparison) -> String {
+    let loads = range(
+        c.runs
+            .iter()
+            .map(|r| r.load_average)
+            .filter(|l| !l.is_nan()),
+    );
+    let mut out = format!(
+        "`sluice-bench compare`: {} round(s), {}×{} cells, {} per payload, medians over rounds; \
+         load average (1 min) {}.\n\n",
+        c.rounds,
+        c.size.0,
+        c.size.1,
+        bytes(c.bytes),
+        loads.map_or("unknown".to_owned(), |(lo, hi)| format!("{lo:.2}–{hi:.2}")),
+    );
+    out += &format!("| | {} |\n", c.arms.join(" | "));
+    out += &format!("|---|{}\n", "---:|".repeat(c.arms.len()));
+    let mut row = |label: String, cell: &dyn Fn(&str) -> String| {
+        let cells: Vec<String> = c.arms.iter().map(|a| cell(a)).collect();
+        out += &format!("| {label} | {} |\n", cells.join(" | "));
+    };
+    for (i, payload) in c.payloads.iter().enumerate() {
+        let rate = move |r: &ArmRound| r.reads.get(i).map(|p| p.mb_per_s);
+        row(format!("read `{payload}`, × drain (MB/s)"), &|arm| {
+            let ratio = super::stats::median(ratios_to_drain(&c.runs, arm, rate));
+            match (ratio, median_of(&c.runs, arm, rate)) {
+                (Some(x), Some(mb)) => format!("{x:.2}× ({mb:.0})"),
+                _ => "—".to_owned(),
+            }
+        });
+    }
+    let build = |r: &ArmRound| r.build.as_ref().map(|b| b.seconds);
+    row("Metro-like build, s (× drain)".to_owned(), &|arm| {
+        let ratio = super::stats::median(ratios_to_drain(&c.runs, arm, build));
+        match (median_of(&c.runs, arm, build), ratio) {
+            (Some(s), Some(x)) => format!("{s:.2} ({x:.2}×)"),
+            _ => "—".to_owned(),
+        }
+    });
+    row("terminal CPU in that build, s".to_owned(), &|arm| {
+        num(
+            median_of(&c.runs, arm, |r| r.build.as_ref()?.cpu_seconds),
+            2,
+        )
+    });
+    for (i, payload) in c.payloads.iter().enumerate() {
+        row(format!("terminal CPU per MB, `{payload}`, ms"), &|arm| {
+            num(
+                median_of(&c.runs, arm, |r| {
+                    let p = r.reads.get(i)?;
+                    Some(p.cpu_seconds? * 1e3 / (p.bytes as f64 / 1e6))
+                }),
+                1,
+            )
+        });
+    }
+    let window = |arm: &str, f: &dyn Fn(&WindowRun) -> f64| {
+        median_of(&c.runs, arm, |r| r.window.as_ref().map(f))
+    };
+    row("start-up to first frame, ms".to_owned(), &|arm| {
+        num(window(arm, &|w| w.startup_ms), 0)
+    });
+    let latency_rows: [(&str, LatencyOf); 4] = [
+        ("key to program, idle", |w| &w.key_idle),
+        ("key to program, flood", |w| &w.key_flood),
+        ("output to frame, idle", |w| &w.frame_idle),
+        ("output to frame, flood", |w| &w.frame_flood),
+    ];
+    for (label, which) in latency_rows {
+        row(format!("{label}, p50 / p99 ms"), &|arm| match (
+            window(arm, &|w| which(w).p50_ms),
+            window(arm, &|w| which(w).p99_ms),
+        ) {
+            (Some(p50), Some(p99)) => format!("{p50:.1} / {p99:.1}"),
+            _ => "—".to_owned(),
+        });
+    }
+    row("idle CPU, % of a core".to_owned(), &|arm| {
+        num(window(arm, &|w| w.idle_cpu_percent), 2)
+    });
+    row("idle wake-ups per s".to_owned(), &|arm| {
+        num(window(arm, &|w| w.idle_wakeups_per_s), 1)
+    });
+    row("RSS idle / anonymous, MiB".to_owned(), &|arm| match (
+        window(arm, &|w| w.rss_idle_mib),
+        window(arm, &|w| w.anon_idle_mib),
+    ) {
+        (Some(rss), Some(anon)) => format!("{rss:.0} / {anon:.0}"),
+        _ => "—".to_owned(),
+    });
+    row("RSS peak, MiB".to_owned(), &|arm| {
+        num(window(arm, &|w| w.rss_peak_mib), 0)
+    });
+    out += &format!(
+        "\nThe {DRAIN} arm is the probe on a bare PTY read by a tight `read(2)` loop: the limit. \
+         A ratio above 1 is noise (or a harness fault), not speed.\n"
+    );
+    out
+}
+
+/// Which of a window's latencies a row shows.
+type LatencyOf = fn(&WindowRun) -> &Percentiles;
+
+fn num(v: Option<f64>, decimals: usize) -> String {
+    v.map_or("—".to_owned(), |v| format!("{v:.decimals$}"))
+}
+
+fn bytes(n: usize) -> String {
+    match n {
+        n if n >= 1 << 20 && n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
+        n if n >= 1 << 10 && n % (1 << 10) == 0 => format!("{} KiB", n >> 10),
+        n => format!("{n} bytes"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{BuildRun, PayloadRead};
+    use super::*;
+
+    fn run(arm: &str, round: usize, mb_per_s: f64, window: bool) -> ArmRound {
+        let p = |ms: f64| Percentiles {
+            samples: 3,
+            p50_ms: ms,
+            p95_ms: ms,
+            p99_ms: ms * 2.0,
+            max_ms: ms * 2.0,
+        };
+        ArmRound {
+            arm: arm.to_owned(),
+            round,
+            load_average: 0.25 * (round + 1) as f64,
+            reads: vec![PayloadRead {
+                payload: "plain".to_owned(),
+                bytes: 2_000_000,
+                mb_per_s,
+                longest_write_ms: 1.0,
+                cpu_seconds: window.then_some(0.5),
+            }],
+            build: Some(BuildRun {
+                seconds: 1.2,
+                cpu_seconds: window.then_some(0.1),
+            }),
+            window: window.then(|| WindowRun {
+                startup_ms: 250.0,
+                idle_cpu_percent: 0.0,
+                idle_wakeups_per_s: 1.5,
+                rss_idle_mib: 100.0,
+                anon_idle_mib: 20.0,
+                rss_peak_mib: 120.0,
+                key_idle: p(1.0),
+                key_flood: p(2.0),
+                frame_idle: p(5.0),
+                frame_flood: p(15.0),
+            }),
+        }
+    }
+
+    #[test]
+    fn the_table_has_a_column_per_arm_and_the_medians() {
+        let c = Comparison {
+            rounds: 2,
+            size: (100, 30),
+            bytes: 2 << 20,
+            payloads: vec!["plain".to_owned()],
+            arms: vec![DRAIN.to_owned(), "term".to_owned()],
+            runs: vec![
+                run(DRAIN, 0, 100.0, false),
+                run("term", 0, 90.0, true),
+                run("term", 1, 40.0, true),
+                run(DRAIN, 1, 50.0, false),
+            ],
+        };
+        let table = markdown(&c);
+        assert!(
+            table.contains("2 round(s), 100×30 cells, 2 MiB per payload"),
+            "{table}"
+        );
+        assert!(table.contains("load average (1 min) 0.25–0.50"), "{table}");
+        assert!(table.contains("| | drain | term |"), "{table}");
+        // Ratios 0.9 and 0.8 round by round: median 0.85; MB/s median 65.
+        assert!(
+            table.contains("| read `plain`, × drain (MB/s) | 1.00× (75) | 0.85× (65) |"),
+            "{table}"
+        );
+        assert!(table.contains("| Metro-like build, s (× drain) | 1.20 (1.00×) | 1.20 (1.00×) |"));
+        // 0.5 s of CPU over 2 MB.
+        assert!(
+            table.contains("| terminal CPU per MB, `plain`, ms | — | 250.0 |"),
+            "{table}"
+        );
+        assert!(table.contains("| output to frame, flood, p50 / p99 ms | — | 15.0 / 30.0 |"));
+        assert!(table.contains("| RSS idle / anonymous, MiB | — | 100 / 20 |"));
+    }
+}

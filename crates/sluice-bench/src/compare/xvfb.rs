@@ -1,0 +1,56 @@
+//! A private X server for a comparison run where there is no display: every terminal is
+//! measured on the same bare server (no window manager, no compositor), which is also what
+//! makes runs on different machines compare.
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+
+/// A running Xvfb, stopped when dropped.
+pub struct Xvfb {
+    pub display: String,
+    child: Child,
+}
+
+impl Xvfb {
+    /// Starts Xvfb on the first free display from :90 and waits until it takes clients.
+    pub fn start() -> anyhow::Result<Xvfb> {
+        let free = |n: &u32| {
+            !Path::new(&format!("/tmp/.X{n}-lock")).exists()
+                && !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
+        };
+        let number = (90..1000).find(free).context("no free X display number")?;
+        let display = format!(":{number}");
+        let child = Command::new("Xvfb")
+            // 1920x1200 holds a 200x60 window of DejaVu Sans Mono 10 pt.
+            .args([&display, "-screen", "0", "1920x1200x24", "-nolisten", "tcp"])
+            // An X server resets when its last client leaves, refusing connections meanwhile,
+            // which would race the next terminal's start.
+            .arg("-noreset")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .context("there is no DISPLAY and Xvfb cannot be started (apt-get install xvfb)")?;
+        let mut xvfb = Xvfb { display, child };
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while x11rb::connect(Some(&xvfb.display)).is_err() {
+            if let Some(status) = xvfb.child.try_wait()? {
+                bail!("Xvfb {} exited at once ({status})", xvfb.display);
+            }
+            if Instant::now() > deadline {
+                bail!("Xvfb {} did not take clients within 10 s", xvfb.display);
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Ok(xvfb)
+    }
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
