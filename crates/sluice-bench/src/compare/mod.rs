@@ -221,14 +221,8 @@ impl Bench<'_> {
         };
         let mut reads = Vec::new();
         for payload in &self.options.payloads {
-            let (seconds, longest_ms) = write(&mut probe, payload, self.options.bytes)?;
-            reads.push(payload_read(
-                payload,
-                self.options.bytes,
-                seconds,
-                longest_ms,
-                None,
-            ));
+            let (bytes, seconds, longest_ms) = write(&mut probe, payload, self.options.bytes)?;
+            reads.push(payload_read(payload, bytes, seconds, longest_ms, None));
         }
         let seconds = build(&mut probe)?;
         probe.send("quit")?;
@@ -323,16 +317,10 @@ impl Bench<'_> {
         let mut reads = Vec::new();
         for payload in &self.options.payloads {
             let cpu = procfs::read(pid)?.cpu_seconds;
-            let (seconds, longest_ms) = write(&mut probe, payload, self.options.bytes)?;
+            let (bytes, seconds, longest_ms) = write(&mut probe, payload, self.options.bytes)?;
             window::frame_latencies(&x, window, &mut probe, 1, rows)?;
             let cpu = procfs::read(pid)?.cpu_seconds - cpu;
-            reads.push(payload_read(
-                payload,
-                self.options.bytes,
-                seconds,
-                longest_ms,
-                Some(cpu),
-            ));
+            reads.push(payload_read(payload, bytes, seconds, longest_ms, Some(cpu)));
         }
         let cpu = procfs::read(pid)?.cpu_seconds;
         let seconds = build(&mut probe)?;
@@ -359,14 +347,16 @@ impl Bench<'_> {
     }
 }
 
-/// Has the probe write a payload; returns its write time and longest write.
-fn write(probe: &mut Probe, payload: &str, bytes: usize) -> anyhow::Result<(f64, f64)> {
+/// Has the probe write a payload; returns the bytes written (whole records), its write
+/// time and its longest write.
+fn write(probe: &mut Probe, payload: &str, bytes: usize) -> anyhow::Result<(u64, f64, f64)> {
     probe.send(&format!("write {payload} {bytes}"))?;
     match probe.receive()? {
         Message::Wrote {
+            bytes,
             seconds,
             longest_ms,
-        } => Ok((seconds, longest_ms)),
+        } => Ok((bytes, seconds, longest_ms)),
         other => bail!("expected the probe to report its writes, got {other:?}"),
     }
 }
@@ -382,15 +372,15 @@ fn build(probe: &mut Probe) -> anyhow::Result<f64> {
 
 fn payload_read(
     payload: &str,
-    bytes: usize,
+    bytes: u64,
     seconds: f64,
     longest_write_ms: f64,
     cpu_seconds: Option<f64>,
 ) -> PayloadRead {
     PayloadRead {
         payload: payload.to_owned(),
-        bytes: bytes as u64,
-        mb_per_s: crate::report::mb_per_s(bytes as u64, Duration::from_secs_f64(seconds)),
+        bytes,
+        mb_per_s: crate::report::mb_per_s(bytes, Duration::from_secs_f64(seconds)),
         longest_write_ms,
         cpu_seconds,
     }

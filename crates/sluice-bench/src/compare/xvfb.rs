@@ -49,7 +49,18 @@ impl Xvfb {
 }
 
 impl Drop for Xvfb {
+    /// SIGTERM, so the server removes its lock file and socket (SIGKILL leaves them, and the
+    /// display number stays taken); SIGKILL only if it has not gone within 2 s.
     fn drop(&mut self) {
+        // SAFETY: signals the server this value started.
+        unsafe { libc::kill(self.child.id() as libc::pid_t, libc::SIGTERM) };
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

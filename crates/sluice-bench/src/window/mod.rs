@@ -221,7 +221,10 @@ pub(crate) fn frame_latencies(
         let Message::Painted { ns: written } = probe.receive()? else {
             bail!("expected the probe to report its write");
         };
-        wait_for_pixel(x, window, (px, py), color, Duration::from_secs(10))?;
+        wait_for_pixel(x, window, (px, py), color, Duration::from_secs(10)).with_context(|| {
+            let size = x.size(window).unwrap_or_default();
+            format!("in a window of {}x{} px and {rows} rows", size.0, size.1)
+        })?;
         out.push(Duration::from_nanos(monotonic_ns().saturating_sub(written)));
         std::thread::sleep(BETWEEN_SAMPLES);
     }

@@ -63,7 +63,8 @@ pub fn run(socket: &Path) -> anyhow::Result<()> {
                 let result = with_screen(&out, rows, |stdout| write::measure(stdout, name, bytes))?;
                 writeln!(
                     report.lock().unwrap(),
-                    "wrote {} {}",
+                    "wrote {} {} {}",
+                    result.bytes,
                     result.seconds,
                     result.longest_write_ms
                 )?;

@@ -29,9 +29,13 @@ pub enum Message {
     Key { ns: u64 },
     /// The marker was written at this time.
     Painted { ns: u64 },
-    /// A payload (`write NAME BYTES`) was written: its writes took this long in all, and the
-    /// longest one this long.
-    Wrote { seconds: f64, longest_ms: f64 },
+    /// A payload (`write NAME BYTES`) was written: this many bytes (whole records), in writes
+    /// that took this long in all, the longest one this long.
+    Wrote {
+        bytes: u64,
+        seconds: f64,
+        longest_ms: f64,
+    },
     /// A Metro-like build (`build`) took this long.
     Built { seconds: f64 },
 }
@@ -50,7 +54,8 @@ impl Message {
         };
         Ok(match kind {
             "wrote" => Message::Wrote {
-                seconds: value.parse()?,
+                bytes: value.parse()?,
+                seconds: number("the write time")?,
                 longest_ms: number("the longest write")?,
             },
             "built" => Message::Built {
@@ -82,8 +87,9 @@ mod tests {
             Message::Painted { ns: 5 }
         );
         assert_eq!(
-            Message::parse("wrote 0.5 12.25\n").unwrap(),
+            Message::parse("wrote 1000 0.5 12.25\n").unwrap(),
             Message::Wrote {
+                bytes: 1000,
                 seconds: 0.5,
                 longest_ms: 12.25
             }
@@ -92,7 +98,7 @@ mod tests {
             Message::parse("built 1.25").unwrap(),
             Message::Built { seconds: 1.25 }
         );
-        assert!(Message::parse("wrote 0.5").is_err());
+        assert!(Message::parse("wrote 1000 0.5").is_err());
         assert!(Message::parse("bogus 1").is_err());
         assert!(Message::parse("key").is_err());
         let (a, b) = (monotonic_ns(), monotonic_ns());
