@@ -19,6 +19,7 @@ mod child;
 mod error;
 mod fd;
 mod guard;
+pub mod read_ahead;
 mod reader;
 pub mod ring;
 mod session;

@@ -3,9 +3,11 @@
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::sync::Arc;
+use std::time::Instant;
 
 use crate::MAX_READ;
 use crate::fd::{Ready, Stopper, wait_for};
+use crate::read_ahead::ReadAhead;
 use crate::ring::{RingProducer, Room};
 use crate::stats::PtyStats;
 
@@ -31,14 +33,17 @@ pub(crate) fn run(
     stats: Arc<PtyStats>,
 ) -> ReaderEnd {
     let fd = master.as_raw_fd();
+    let mut read_ahead = ReadAhead::new(ring.capacity());
     loop {
         if stop.requested() {
             return ReaderEnd::Stopped;
         }
-        if let Room::Abandoned = ring.wait_for_room() {
-            return ReaderEnd::Abandoned;
-        }
-        let result = ring.fill_with(MAX_READ, |space| {
+        let limit = read_ahead.limit(ring.filled(), Instant::now());
+        let room = match ring.wait_for_room_below(limit) {
+            Room::Free(room) => room,
+            Room::Abandoned => return ReaderEnd::Abandoned,
+        };
+        let result = ring.fill_with(MAX_READ.min(room), |space| {
             // SAFETY: `space` is writable memory of `space.len()` bytes that read(2) may fill;
             // MaybeUninit<u8> has the layout of u8.
             let n = unsafe { libc::read(fd, space.as_mut_ptr().cast(), space.len()) };
@@ -52,8 +57,11 @@ pub(crate) fn run(
             Ok(0) => return ReaderEnd::Eof,
             Ok(n) => stats.record_read(n),
             Err(err) if err.kind() == io::ErrorKind::WouldBlock => {
+                let waiting = Instant::now();
                 match wait_for(fd, libc::POLLIN, &stop.pipe, None) {
-                    Ok(Ready::Fd | Ready::Timeout) => {}
+                    Ok(Ready::Fd | Ready::Timeout) => {
+                        read_ahead.kernel_quiet(waiting.elapsed(), ring.filled());
+                    }
                     Ok(Ready::Woken) => return ReaderEnd::Stopped,
                     Err(err) => {
                         tracing::error!(%err, "pty-reader: poll failed");

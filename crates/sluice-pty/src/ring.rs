@@ -83,24 +83,43 @@ pub enum Room {
 }
 
 impl RingProducer {
+    /// The most the ring can hold: the read-ahead it was made with.
+    pub fn capacity(&self) -> usize {
+        self.shared.capacity
+    }
+
+    /// Bytes written and not yet consumed.
+    pub fn filled(&self) -> usize {
+        self.shared.capacity - self.inner.slots()
+    }
+
     /// Parks until at least one byte is free (or the consumer is gone).
+    pub fn wait_for_room(&mut self) -> Room {
+        self.wait_for_room_below(self.shared.capacity)
+    }
+
+    /// Parks until the ring holds fewer than `limit` bytes (or the consumer is gone); returns
+    /// the room left under `limit`. The reader's read-ahead policy sets `limit` below the
+    /// capacity under a sustained flood ([`crate::read_ahead`]).
     ///
     /// This is the only wait in the reader besides the kernel. The time spent here is added to
     /// [`PtyStats::full_ring_wait`].
-    pub fn wait_for_room(&mut self) -> Room {
-        let free = self.inner.slots();
+    pub fn wait_for_room_below(&mut self, limit: usize) -> Room {
+        let limit = limit.clamp(1, self.shared.capacity);
+        let room = |p: &Self| limit.saturating_sub(p.filled());
+        let free = room(self);
         if free > 0 {
             return Room::Free(free);
         }
         self.shared.producer_thread.get_or_init(thread::current);
         let started = Instant::now();
-        let room = loop {
+        let result = loop {
             if self.shared.abandoned.load(Ordering::Acquire) {
                 break Room::Abandoned;
             }
             self.shared.producer_parked.store(true, Ordering::SeqCst);
             fence(Ordering::SeqCst);
-            let free = self.inner.slots();
+            let free = room(self);
             if free > 0 || self.shared.abandoned.load(Ordering::Acquire) {
                 self.shared.producer_parked.store(false, Ordering::Relaxed);
                 if free > 0 {
@@ -112,7 +131,7 @@ impl RingProducer {
             self.shared.producer_parked.store(false, Ordering::Relaxed);
         };
         self.stats.record_full_ring_wait(started.elapsed());
-        room
+        result
     }
 
     /// Lends out up to `max` bytes of contiguous free space to `fill`, which returns how many
@@ -139,8 +158,7 @@ impl RingProducer {
         // which is the start of the chunk.
         unsafe { chunk.commit(written) };
         if written > 0 {
-            self.stats
-                .record_fill(self.shared.capacity - self.inner.slots());
+            self.stats.record_fill(self.filled());
             self.wake_consumer();
         }
         Ok(written)

@@ -5,12 +5,17 @@ use std::time::{Duration, Instant};
 
 /// The share of one core the renderer may use while output streams in.
 ///
-/// On software rendering a full frame costs ~45 ms of process CPU (docs/performance.md):
-/// at 60 Hz that is more than the machine has, and the parser, the reader and the program
-/// itself would starve. At 12% the renderer draws about 3 full frames a second under a flood,
-/// enough to see it scroll, while the rest of the core goes to moving bytes. A frame after
+/// On software rendering a full frame costs ~10 ms at 100×30 and ~45 ms of process CPU at
+/// 160×50 (docs/performance.md): at 60 Hz that is more than the machine has, and the parser,
+/// the reader and the program itself would starve. The budget sets the frame interval under
+/// a flood (cost ÷ budget), and with it how stale the screen is. `sluice-bench compare`, a
+/// 100×30 window under an endless flood, 2026-12-01 (docs/performance.md, "A fresh screen
+/// under floods"): at 12% output reached the screen in p50 84–85 ms, at 25% in 41–60 ms, at
+/// 40% in 35–52 ms, while plain text was read at 0.68×, 0.59× and 0.50× the bare drain (the
+/// renderer's CPU is the parser's on two cores). 25% halves the staleness for a cost within
+/// the runs' noise (an earlier pair of runs had 25% reading faster than 12%). A frame after
 /// a quiet spell is never delayed by this: the budget applies only to back-to-back frames.
-const CPU_BUDGET: f64 = 0.12;
+const CPU_BUDGET: f64 = 0.25;
 
 /// Under Xvfb, Fifo presentation does not wait for a refresh, so the pacing is ours.
 const DEFAULT_REFRESH: Duration = Duration::from_micros(16_667);
@@ -65,7 +70,7 @@ mod tests {
         pacer.frame_drawn(start, Duration::from_micros(500));
         assert_eq!(pacer.next_frame_at(), start + Duration::from_millis(16));
         pacer.frame_drawn(start, Duration::from_millis(45));
-        assert_eq!(pacer.next_frame_at(), start + Duration::from_millis(375));
+        assert_eq!(pacer.next_frame_at(), start + Duration::from_millis(180));
         pacer.idle();
         assert_eq!(pacer.next_frame_at(), start + Duration::from_millis(16));
     }

@@ -1,0 +1,167 @@
+//! How far the reader may read ahead of the parser: the whole ring for a burst, about a
+//! frame's parse work under a sustained flood.
+//!
+//! A deep ring is what lets a program write a burst at the kernel's speed while the parser
+//! catches up behind it. Under a flood that never ends, the same depth buys nothing: the
+//! parser is the bottleneck either way, so the program writes at the parser's rate whatever
+//! the ring holds, and all a full ring adds is its own depth to the latency of every byte.
+//! Through a window, `sluice-bench window-latency` put output on screen 178 ms (p50) and
+//! 291 ms (p99) after it was written, with the 16 MiB ring full (docs/performance.md).
+//!
+//! So the limit drops to [`LEAN_READ_AHEAD`] once the ring has held more than that for
+//! [`SUSTAINED`] without a break, and returns to the whole ring once the parser has caught
+//! up with everything and the program has been quiet for [`QUIET`]. The price (docs/architecture.md, "Read-ahead under a flood"): a program that
+//! writes much more than a burst in one go finishes later, because it can no longer leave
+//! the ring's depth behind unparsed; the bytes reach the screen no later than before.
+
+use std::time::{Duration, Instant};
+
+/// The read-ahead under a sustained flood: about one frame of parse work. The parser takes
+/// 1 MiB in 9–25 ms (plain lines at ~110 MiB/s, dense colour at ~40 MiB/s; docs/performance.md),
+/// so a byte written under a flood is on screen within about a frame of being parsed.
+pub const LEAN_READ_AHEAD: usize = 1 << 20;
+
+/// How long the parser must have been behind (the ring holding more than the lean limit)
+/// before the limit drops. A 16 MiB burst reaches the ring in 70–170 ms here (the kernel
+/// passes 100–240 MB/s through a PTY, `benches/drain.sh` and `sluice-bench compare`'s drain
+/// arm) and, with the parser at half the kernel's speed, is parsed 170 ms after that: well
+/// inside this, so a burst of up to the whole ring is still absorbed in full.
+pub const SUSTAINED: Duration = Duration::from_millis(500);
+
+/// How long the program must have been silent, with everything it wrote parsed, before the
+/// whole ring is given back: longer than a scheduling hiccup of the writer on a loaded
+/// machine (a few ms to tens of ms), shorter than the pauses between a build's bursts.
+pub const QUIET: Duration = Duration::from_millis(100);
+
+/// The policy's state, owned by the reader thread.
+#[derive(Debug, Clone)]
+pub(crate) struct ReadAhead {
+    capacity: usize,
+    lean: usize,
+    /// Since when the ring has held more than `lean`, without a break.
+    behind_since: Option<Instant>,
+    leaning: bool,
+}
+
+impl ReadAhead {
+    pub(crate) fn new(capacity: usize) -> Self {
+        Self {
+            capacity,
+            lean: LEAN_READ_AHEAD.min(capacity),
+            behind_since: None,
+            leaning: false,
+        }
+    }
+
+    /// The most the ring may hold now, given that it holds `filled` bytes at `now`.
+    pub(crate) fn limit(&mut self, filled: usize, now: Instant) -> usize {
+        if filled > self.lean {
+            let since = *self.behind_since.get_or_insert(now);
+            if !self.leaning && now.duration_since(since) >= SUSTAINED {
+                tracing::debug!(filled, "pty-reader: the parser is behind; read-ahead lean");
+                self.leaning = true;
+            }
+        } else if !self.leaning {
+            self.behind_since = None;
+        }
+        if self.leaning {
+            self.lean
+        } else {
+            self.capacity
+        }
+    }
+
+    /// The reader found the kernel empty and waited `waited` for more; the ring now holds
+    /// `filled` bytes. A quiet spell ([`QUIET`] or more) with the ring empty means the
+    /// parser has caught up with everything and the program has paused: the next burst gets
+    /// the whole ring again. (Touching empty is not enough: under a flood the kernel runs dry
+    /// for a moment whenever the program is descheduled, and going back to the whole ring then
+    /// let the backlog grow back to 16 MiB for [`SUSTAINED`] every few seconds.)
+    pub(crate) fn kernel_quiet(&mut self, waited: Duration, filled: usize) {
+        if filled == 0 && waited >= QUIET {
+            if self.leaning {
+                tracing::debug!("pty-reader: the parser caught up; read-ahead back to the ring");
+            }
+            self.leaning = false;
+            self.behind_since = None;
+        }
+    }
+
+    #[cfg(test)]
+    fn is_leaning(&self) -> bool {
+        self.leaning
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MIB: usize = 1 << 20;
+
+    fn at(start: Instant, ms: u64) -> Instant {
+        start + Duration::from_millis(ms)
+    }
+
+    #[test]
+    fn a_burst_gets_the_whole_ring() {
+        let t0 = Instant::now();
+        let mut r = ReadAhead::new(16 * MIB);
+        // 16 MiB arriving over 170 ms and parsed over the next 200: behind, but not for long.
+        for ms in (0..370).step_by(10) {
+            assert_eq!(r.limit(8 * MIB, at(t0, ms)), 16 * MIB, "{ms} ms");
+        }
+        assert_eq!(r.limit(0, at(t0, 380)), 16 * MIB);
+        r.kernel_quiet(QUIET, 0);
+        assert!(!r.is_leaning());
+    }
+
+    #[test]
+    fn a_sustained_flood_leans_and_the_catch_up_restores_the_ring() {
+        let t0 = Instant::now();
+        let mut r = ReadAhead::new(16 * MIB);
+        assert_eq!(r.limit(2 * MIB, t0), 16 * MIB);
+        assert_eq!(r.limit(16 * MIB, at(t0, 499)), 16 * MIB);
+        assert_eq!(r.limit(16 * MIB, at(t0, 500)), MIB, "behind for 500 ms");
+        // Draining towards the lean limit, then hovering around it: still lean, even when
+        // the ring touches empty with the kernel's buffer still full behind it.
+        assert_eq!(r.limit(4 * MIB, at(t0, 600)), MIB);
+        assert_eq!(r.limit(MIB / 2, at(t0, 700)), MIB);
+        assert_eq!(r.limit(0, at(t0, 800)), MIB);
+        assert_eq!(r.limit(MIB, at(t0, 5000)), MIB);
+        // The kernel runs dry for a moment, or for long while the ring still holds some:
+        // still lean.
+        r.kernel_quiet(Duration::from_millis(5), 0);
+        assert_eq!(r.limit(0, at(t0, 5010)), MIB);
+        r.kernel_quiet(QUIET, MIB / 4);
+        assert_eq!(r.limit(MIB / 4, at(t0, 5050)), MIB);
+        // The flood ends; the parser empties the ring and the program stays quiet.
+        r.kernel_quiet(QUIET, 0);
+        assert_eq!(r.limit(0, at(t0, 5100)), 16 * MIB);
+        // And the next flood starts its 500 ms afresh.
+        assert_eq!(r.limit(2 * MIB, at(t0, 5200)), 16 * MIB);
+        assert_eq!(r.limit(2 * MIB, at(t0, 5600)), 16 * MIB);
+        assert_eq!(r.limit(2 * MIB, at(t0, 5700)), MIB);
+    }
+
+    #[test]
+    fn a_break_in_being_behind_restarts_the_clock() {
+        let t0 = Instant::now();
+        let mut r = ReadAhead::new(16 * MIB);
+        assert_eq!(r.limit(2 * MIB, t0), 16 * MIB);
+        // Back under the lean limit for a moment: the parser kept up after all.
+        assert_eq!(r.limit(MIB / 2, at(t0, 300)), 16 * MIB);
+        assert_eq!(r.limit(2 * MIB, at(t0, 400)), 16 * MIB);
+        assert_eq!(r.limit(2 * MIB, at(t0, 800)), 16 * MIB, "behind for 400 ms only");
+        assert_eq!(r.limit(2 * MIB, at(t0, 900)), MIB);
+    }
+
+    #[test]
+    fn a_ring_smaller_than_the_lean_limit_is_never_cut() {
+        let t0 = Instant::now();
+        let mut r = ReadAhead::new(256 * 1024);
+        for ms in (0..2000).step_by(100) {
+            assert_eq!(r.limit(256 * 1024, at(t0, ms)), 256 * 1024);
+        }
+    }
+}
