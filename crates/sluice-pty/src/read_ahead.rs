@@ -152,7 +152,11 @@ mod tests {
         // Back under the lean limit for a moment: the parser kept up after all.
         assert_eq!(r.limit(MIB / 2, at(t0, 300)), 16 * MIB);
         assert_eq!(r.limit(2 * MIB, at(t0, 400)), 16 * MIB);
-        assert_eq!(r.limit(2 * MIB, at(t0, 800)), 16 * MIB, "behind for 400 ms only");
+        assert_eq!(
+            r.limit(2 * MIB, at(t0, 800)),
+            16 * MIB,
+            "behind for 400 ms only"
+        );
         assert_eq!(r.limit(2 * MIB, at(t0, 900)), MIB);
     }
 

@@ -1,9 +1,10 @@
 //! The glyph atlas: one RGBA texture holding every glyph and sprite drawn so far.
 //!
 //! Mask glyphs (ordinary text) are stored as coverage in all four channels and tinted by the
-//! shader; colour glyphs (emoji) are stored premultiplied. When the atlas fills up it is
-//! cleared and everything on screen is redrawn: simpler than eviction, and rare (2048² holds
-//! thousands of glyphs at usual sizes).
+//! shader; colour glyphs (emoji) are stored premultiplied. The atlas starts small and doubles
+//! when it fills up, to [`MAX_ATLAS_SIZE`]; full at that size, it is cleared and what is on
+//! screen drawn again: simpler than eviction, and rare (2048² holds thousands of glyphs at
+//! usual sizes). Either way the rows already in the panes' frame textures stay as they are.
 
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -11,8 +12,14 @@ use std::hash::Hash;
 use cosmic_text::{CacheKey, SwashContent, SwashImage};
 use etagere::{AtlasAllocator, size2};
 
-/// Side of the square atlas texture, in pixels.
-pub const ATLAS_SIZE: u32 = 2048;
+/// Side of the square atlas texture at first, in pixels: 1 MiB, which holds the ASCII of
+/// four styles at 10–14 pt several times over. A 2048² atlas from the start was 16 MiB of
+/// resident memory in every Sluice (the texture is zeroed on first use, and on software
+/// rendering it is host memory): 13% of an idle window's RSS (docs/performance.md, "Memory").
+pub const INITIAL_ATLAS_SIZE: u32 = 512;
+
+/// The largest the atlas grows to (16 MiB), past which it is cleared instead.
+pub const MAX_ATLAS_SIZE: u32 = 2048;
 
 /// A CPU-side image waiting to go into the atlas.
 #[derive(Debug, Clone, PartialEq)]
@@ -121,15 +128,22 @@ pub struct Atlas {
     allocator: AtlasAllocator,
     /// `None`: the image is empty (a space), nothing to draw.
     entries: HashMap<AtlasKey, Option<AtlasEntry>>,
+    size: u32,
+    /// Counts the textures made: a view bound to an older one must be bound again.
+    generation: u64,
 }
 
 impl Atlas {
     pub fn new(device: &wgpu::Device) -> Self {
+        Self::with_size(device, INITIAL_ATLAS_SIZE, 1)
+    }
+
+    fn with_size(device: &wgpu::Device, size: u32, generation: u64) -> Self {
         let texture = device.create_texture(&wgpu::TextureDescriptor {
             label: Some("glyph atlas"),
             size: wgpu::Extent3d {
-                width: ATLAS_SIZE,
-                height: ATLAS_SIZE,
+                width: size,
+                height: size,
                 depth_or_array_layers: 1,
             },
             mip_level_count: 1,
@@ -140,13 +154,34 @@ impl Atlas {
             view_formats: &[],
         });
         let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
-        let allocator = AtlasAllocator::new(size2(ATLAS_SIZE as i32, ATLAS_SIZE as i32));
+        let allocator = AtlasAllocator::new(size2(size as i32, size as i32));
         Self {
             texture,
             view,
             allocator,
             entries: HashMap::new(),
+            size,
+            generation,
         }
+    }
+
+    /// The side of the texture, in pixels.
+    pub fn size(&self) -> u32 {
+        self.size
+    }
+
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Replaces a full atlas by an empty one twice its size; false, changing nothing, if it is
+    /// already at [`MAX_ATLAS_SIZE`]. The caller redraws what it was drawing.
+    pub fn grow(&mut self, device: &wgpu::Device) -> bool {
+        if self.size >= MAX_ATLAS_SIZE {
+            return false;
+        }
+        *self = Self::with_size(device, self.size * 2, self.generation + 1);
+        true
     }
 
     /// The entry for `key`, rasterising and uploading it with `make` the first time.

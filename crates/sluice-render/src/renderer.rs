@@ -3,7 +3,7 @@
 use sluice_term::Snapshot;
 use wgpu::util::DeviceExt;
 
-use crate::atlas::{ATLAS_SIZE, Atlas};
+use crate::atlas::{Atlas, MAX_ATLAS_SIZE};
 use crate::damage::{self, Overlay, OverlayColors, UNDRAWN};
 use crate::decorations::Decorations;
 use crate::error::Result;
@@ -117,6 +117,11 @@ impl Renderer {
         self.fonts.metrics()
     }
 
+    /// The side of the glyph atlas texture as it is now, in pixels (it grows as glyphs come).
+    pub fn atlas_size(&self) -> u32 {
+        self.atlas.size()
+    }
+
     /// The frame's size in pixels for a grid of `cols × rows`.
     pub fn frame_size(&self, cols: usize, rows: usize) -> (u32, u32) {
         let m = self.fonts.metrics();
@@ -145,6 +150,7 @@ impl Renderer {
                 mapped_at_creation: false,
             }),
             bind_group: None,
+            atlas_generation: 0,
             drawn: Vec::new(),
             last_cursor_row: None,
             last_overlay: None,
@@ -192,9 +198,18 @@ impl Renderer {
             font_generation: self.font_generation,
         });
         view.drawn = vec![UNDRAWN; rows];
+        self.bind(view);
+    }
+
+    /// Points the view's bind group at the atlas as it is now, with the sizes the shader
+    /// needs; done when its frames are made and whenever the atlas has grown since.
+    fn bind(&self, view: &mut PaneView) {
+        let Some(frames) = &view.frames else {
+            return;
+        };
         let globals = Globals {
-            target_size: [width as f32, height as f32],
-            atlas_size: [ATLAS_SIZE as f32; 2],
+            target_size: [frames.width as f32, frames.height as f32],
+            atlas_size: [self.atlas.size() as f32; 2],
         };
         self.queue
             .write_buffer(&view.globals, 0, bytemuck::bytes_of(&globals));
@@ -212,6 +227,7 @@ impl Renderer {
                 },
             ],
         }));
+        view.atlas_generation = self.atlas.generation();
     }
 
     /// Draws what changed in `snapshot` since the last call into `view` (the snapshot's
@@ -302,7 +318,7 @@ impl Renderer {
     fn draw_rows(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
-        view: &PaneView,
+        view: &mut PaneView,
         snapshot: &Snapshot,
         overlay: &Overlay,
         rows: &[usize],
@@ -315,14 +331,17 @@ impl Renderer {
         let mut built = false;
         let metrics = self.fonts.metrics();
         let frames = view.frames.as_ref().expect("frames exist");
-        for _attempt in 0..2 {
+        let (origin, frame_rows) = (frames.origin, frames.rows);
+        // One try, then one after each growth of the atlas, then one after clearing it.
+        let attempts = 2 + (MAX_ATLAS_SIZE / self.atlas.size().max(1)).ilog2() as usize;
+        for _attempt in 0..attempts {
             let mut builder = RowBuilder {
                 fonts: &mut self.fonts,
                 atlas: &mut self.atlas,
                 queue: &self.queue,
                 metrics,
-                origin: frames.origin,
-                rows: frames.rows,
+                origin,
+                rows: frame_rows,
                 out: &mut instances,
             };
             if rows.iter().all(|&row| {
@@ -333,12 +352,21 @@ impl Renderer {
                 built = true;
                 break;
             }
-            // The atlas is full: start it afresh. Rows drawn earlier from the old atlas stay
-            // correct in every view's frame texture; only this frame's rows are rebuilt.
-            tracing::debug!("glyph atlas full; clearing it");
-            self.atlas.clear();
+            // The atlas is full: grow it, or start it afresh. Rows drawn earlier from the old
+            // atlas stay correct in every view's frame texture; only this frame's rows are
+            // rebuilt.
+            if self.atlas.grow(&self.device) {
+                tracing::debug!(size = self.atlas.size(), "glyph atlas full; grown");
+            } else {
+                tracing::debug!("glyph atlas full; clearing it");
+                self.atlas.clear();
+            }
             instances.clear();
         }
+        if view.atlas_generation != self.atlas.generation() {
+            self.bind(view);
+        }
+        let frames = view.frames.as_ref().expect("frames exist");
         if !built {
             tracing::warn!("glyph atlas too small for one frame; some glyphs are missing");
         }
@@ -430,6 +458,8 @@ pub struct PaneView {
     frames: Option<Frames>,
     globals: wgpu::Buffer,
     bind_group: Option<wgpu::BindGroup>,
+    /// The atlas texture `bind_group` points at ([`Atlas::generation`]).
+    atlas_generation: u64,
     /// Fingerprint of each row as it is in the frame texture.
     drawn: Vec<u64>,
     last_cursor_row: Option<usize>,

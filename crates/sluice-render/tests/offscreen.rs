@@ -228,6 +228,63 @@ fn damage_rendering_equals_full_redraw_frame_by_frame() {
     );
 }
 
+/// The atlas starts small and grows as glyphs come: rows drawn before a growth stay right,
+/// rows drawn after it come from the new texture, and the frame equals one drawn whole by a
+/// renderer that never saw the small atlas's contents.
+#[test]
+fn growing_the_glyph_atlas_keeps_what_is_drawn_and_draws_what_is_new() {
+    let mut damage = offscreen();
+    let mut full = offscreen();
+    let first_size = damage.renderer.atlas_size();
+    let mut replay = Replay::new(120, 40, 100);
+    let mut snapshot = Snapshot::default();
+    replay.feed(b"\x1b[1;31mbefore\x1b[0m the atlas grows: ASCII, \x1b[3mitalic\x1b[0m\r\n");
+    damage
+        .render_image(&mut {
+            replay.update_snapshot(&mut snapshot);
+            snapshot.clone()
+        })
+        .unwrap();
+    assert_eq!(
+        damage.renderer.atlas_size(),
+        first_size,
+        "a line of ASCII fits"
+    );
+
+    // 2,000 distinct CJK ideographs: far more than the first atlas holds.
+    let ideographs: String = (0x4e00u32..0x4e00 + 2000)
+        .filter_map(char::from_u32)
+        .collect();
+    replay.feed(ideographs.as_bytes());
+    replay.update_snapshot(&mut snapshot);
+    let mut full_snapshot = snapshot.clone();
+    damage.render(&mut snapshot);
+    let grown = damage.read_frame().unwrap();
+    assert!(
+        damage.renderer.atlas_size() > first_size,
+        "the atlas grew ({first_size} px at first, {} px now)",
+        damage.renderer.atlas_size()
+    );
+    // The reference: drawn whole by a renderer whose atlas had grown in an earlier frame, so
+    // nothing in its frame depends on the growth.
+    full.render_image(&mut full_snapshot.clone()).unwrap();
+    full.view.invalidate();
+    let redrawn = full.render_image(&mut full_snapshot).unwrap();
+    if grown != redrawn {
+        grown.save_png(&out_dir().join("atlas_grown.png")).unwrap();
+        redrawn.save_png(&out_dir().join("atlas_full.png")).unwrap();
+        panic!(
+            "a frame drawn across the atlas's growth differs from a full redraw ({:?})",
+            out_dir()
+        );
+    }
+    let m = damage.renderer.cell_metrics();
+    assert!(
+        cells(&grown, m, 0, 0, 6).contains(&RED),
+        "the row drawn before the growth is still there"
+    );
+}
+
 #[test]
 fn a_one_line_scroll_redraws_one_row_and_a_status_redraw_one_row() {
     let mut gpu = offscreen();

@@ -46,6 +46,56 @@ pub struct Graphics {
 }
 
 impl Graphics {
+    /// The graphics for a first window, and that window's surface. Vulkan (Metal, DX12
+    /// elsewhere) is asked first and GL only if none of them has an adapter for the window:
+    /// an instance of every backend initialises Mesa's GL driver beside its Vulkan one, and
+    /// that resident copy of a second LLVM-based rasteriser was all cost and no use
+    /// (docs/performance.md, "Memory"). `WGPU_BACKEND` overrides the choice.
+    pub fn for_window(
+        event_loop: &ActiveEventLoop,
+        os: &std::sync::Arc<winit::window::Window>,
+        config: &Config,
+        scale: f64,
+    ) -> anyhow::Result<(Graphics, sluice_render::wgpu::Surface<'static>)> {
+        use sluice_render::wgpu::{Backends, Instance, InstanceDescriptor};
+        let from_env = || {
+            InstanceDescriptor::new_with_display_handle_from_env(Box::new(
+                event_loop.owned_display_handle(),
+            ))
+        };
+        let attempts = if std::env::var_os("WGPU_BACKEND").is_some() {
+            vec![from_env()]
+        } else {
+            [Backends::PRIMARY, Backends::GL]
+                .into_iter()
+                .map(|backends| InstanceDescriptor {
+                    backends,
+                    ..from_env()
+                })
+                .collect()
+        };
+        let mut no_adapter = None;
+        for descriptor in attempts {
+            let instance = Instance::new(descriptor);
+            let surface = instance
+                .create_surface(os.clone())
+                .context("cannot create a GPU surface")?;
+            match Graphics::new(instance, &surface, config, scale) {
+                Ok(graphics) => return Ok((graphics, surface)),
+                Err(err)
+                    if matches!(
+                        err.downcast_ref::<sluice_render::Error>(),
+                        Some(sluice_render::Error::NoAdapter(_))
+                    ) =>
+                {
+                    no_adapter = Some(err);
+                }
+                Err(err) => return Err(err),
+            }
+        }
+        Err(no_adapter.unwrap_or_else(|| anyhow::anyhow!("no GPU backend to try")))
+    }
+
     pub fn new(
         instance: sluice_render::wgpu::Instance,
         surface: &sluice_render::wgpu::Surface<'_>,
@@ -405,15 +455,9 @@ impl App {
         };
         let result = (|| -> anyhow::Result<Graphics> {
             let first = self.windows.values().next().context("no window")?;
-            let instance = sluice_render::wgpu::Instance::new(
-                sluice_render::wgpu::InstanceDescriptor::new_with_display_handle_from_env(
-                    Box::new(event_loop.owned_display_handle()),
-                ),
-            );
-            let raw = instance.create_surface(first.os.clone())?;
             let mut config = self.shared.config.clone();
             config.font.size = old.font_points;
-            let g = Graphics::new(instance, &raw, &config, old.scale)?;
+            let (g, raw) = Graphics::for_window(event_loop, &first.os, &config, old.scale)?;
             let first_id = first.id();
             let mut raw = Some(raw);
             for (id, window) in &mut self.windows {

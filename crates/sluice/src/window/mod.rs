@@ -160,26 +160,18 @@ impl Window {
         os.set_ime_allowed(true);
         os.set_cursor(winit::window::CursorIcon::Text);
         let raw_surface = match &shared.graphics {
-            Some(g) => g.gpu.instance.create_surface(os.clone()),
+            Some(g) => g
+                .gpu
+                .instance
+                .create_surface(os.clone())
+                .context("cannot create a GPU surface")?,
             None => {
-                let instance = sluice_render::wgpu::Instance::new(
-                    sluice_render::wgpu::InstanceDescriptor::new_with_display_handle_from_env(
-                        Box::new(event_loop.owned_display_handle()),
-                    ),
-                );
-                let surface = instance.create_surface(os.clone());
-                if let Ok(surface) = &surface {
-                    shared.graphics = Some(Graphics::new(
-                        instance,
-                        surface,
-                        &shared.config,
-                        os.scale_factor(),
-                    )?);
-                }
+                let (graphics, surface) =
+                    Graphics::for_window(event_loop, &os, &shared.config, os.scale_factor())?;
+                shared.graphics = Some(graphics);
                 surface
             }
-        }
-        .context("cannot create a GPU surface")?;
+        };
         let g = shared.graphics.as_ref().expect("set up above");
         // The window sized from the real font metrics: the first window's estimate is
         // corrected here, before its program starts at the wrong size.
