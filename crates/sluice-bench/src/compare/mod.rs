@@ -52,6 +52,12 @@ pub const DRAIN: &str = "drain";
 /// to show what it costs.
 const SETTLE: Duration = Duration::from_millis(1000);
 
+/// How many times the drain writes each payload in a round, keeping the fastest: the limit is
+/// the best the kernel does, and one drain alone spread from 118 to 246 MB/s between rounds
+/// here (64 MiB of plain lines, 16 KiB writes), landing below a terminal's reader now and
+/// then; how the writer, the kernel's flush worker and the reader fall on two cores decides.
+const DRAIN_TRIES: usize = 3;
+
 /// Pause after the flood is switched on, so samples meet a steady flood.
 const FLOOD_RAMP: Duration = Duration::from_millis(300);
 
@@ -221,7 +227,14 @@ impl Bench<'_> {
         };
         let mut reads = Vec::new();
         for payload in &self.options.payloads {
-            let (bytes, seconds, longest_ms) = write(&mut probe, payload, self.options.bytes)?;
+            let mut best: Option<(u64, f64, f64)> = None;
+            for _ in 0..DRAIN_TRIES {
+                let run = write(&mut probe, payload, self.options.bytes)?;
+                if best.is_none_or(|b| run.1 < b.1) {
+                    best = Some(run);
+                }
+            }
+            let (bytes, seconds, longest_ms) = best.expect("DRAIN_TRIES > 0");
             reads.push(payload_read(payload, bytes, seconds, longest_ms, None));
         }
         let seconds = build(&mut probe)?;
@@ -254,6 +267,7 @@ impl Bench<'_> {
             // Its own process group, so that stopping it reaches whatever it started and
             // nothing else.
             .process_group(0)
+            .with_parent_death_signal()
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -383,6 +397,27 @@ fn payload_read(
         mb_per_s: crate::report::mb_per_s(bytes, Duration::from_secs_f64(seconds)),
         longest_write_ms,
         cpu_seconds,
+    }
+}
+
+/// Children that end with the driver, however it ends (^C included), so that an interrupted
+/// comparison leaves no terminal or X server behind.
+pub(crate) trait ParentDeath {
+    fn with_parent_death_signal(&mut self) -> &mut Self;
+}
+
+impl ParentDeath for Command {
+    fn with_parent_death_signal(&mut self) -> &mut Self {
+        // SAFETY: prctl is async-signal-safe, and the closure touches nothing else between
+        // fork and exec.
+        unsafe {
+            self.pre_exec(|| {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            })
+        }
     }
 }
 

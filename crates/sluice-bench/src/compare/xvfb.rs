@@ -8,6 +8,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 
+use super::ParentDeath as _;
+
 /// A running Xvfb, stopped when dropped.
 pub struct Xvfb {
     pub display: String,
@@ -29,6 +31,7 @@ impl Xvfb {
             // An X server resets when its last client leaves, refusing connections meanwhile,
             // which would race the next terminal's start.
             .arg("-noreset")
+            .with_parent_death_signal()
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
