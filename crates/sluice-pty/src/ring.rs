@@ -5,7 +5,8 @@
 //!
 //! - The consumer parks only when the ring is empty; the producer unparks it only if it is
 //!   parked, so a busy parser costs the reader one relaxed flag check per read.
-//! - The producer parks only when the ring is full (the memory cap); the consumer unparks it as
+//! - The producer parks only when the ring holds the reader's read-ahead (the memory cap, or
+//!   less under a sustained flood: [`crate::read_ahead`]); the consumer unparks it as
 //!   soon as it frees space. The time spent there is counted, because it is the only time the
 //!   child can feel back-pressure from Sluice.
 //!

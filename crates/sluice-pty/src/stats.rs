@@ -28,7 +28,8 @@ pub struct PtyStatsSnapshot {
     pub ring_high_water: usize,
     /// How many times the reader found the ring full and had to wait.
     pub full_ring_waits: u64,
-    /// Total time the reader waited on a full ring: the only back-pressure Sluice applies.
+    /// Total time the reader waited on a full ring (or one at its lean read-ahead under a
+    /// sustained flood): the only back-pressure Sluice applies.
     pub full_ring_wait: Duration,
 }
 
