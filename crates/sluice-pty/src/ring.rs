@@ -114,6 +114,7 @@ impl RingProducer {
         }
         self.shared.producer_thread.get_or_init(thread::current);
         let started = Instant::now();
+        self.stats.set_waiting_for_room(true);
         let result = loop {
             if self.shared.abandoned.load(Ordering::Acquire) {
                 break Room::Abandoned;
@@ -131,6 +132,7 @@ impl RingProducer {
             thread::park();
             self.shared.producer_parked.store(false, Ordering::Relaxed);
         };
+        self.stats.set_waiting_for_room(false);
         self.stats.record_full_ring_wait(started.elapsed());
         result
     }

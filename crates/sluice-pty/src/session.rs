@@ -350,7 +350,10 @@ impl Pty {
             }
             thread::sleep(Duration::from_millis(2));
             let bytes = self.stats.snapshot().bytes_read;
-            if bytes != last_bytes {
+            // A reader parked on the ring is not a quiet PTY: the parser is behind (the
+            // read-ahead is lean under a flood), and what the child wrote last may still be
+            // in the kernel. Stopping then lost the end of the output.
+            if bytes != last_bytes || self.stats.is_waiting_for_room() {
                 (last_bytes, last_change) = (bytes, Instant::now());
             } else if last_change.elapsed() >= quiet {
                 tracing::debug!("child exited but the PTY is still open; stopping the reader");

@@ -1,6 +1,6 @@
 //! Counters the reader keeps, readable from any thread without locking.
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// Live counters of one PTY session. Updated with relaxed atomics: a reader of these numbers
@@ -13,6 +13,8 @@ pub struct PtyStats {
     ring_high_water: AtomicUsize,
     full_ring_waits: AtomicU64,
     full_ring_wait_ns: AtomicU64,
+    /// The reader is parked on the ring (the parser is behind), not waiting on the kernel.
+    waiting_for_room: AtomicBool,
 }
 
 /// A copy of [`PtyStats`] at one moment.
@@ -45,6 +47,16 @@ impl PtyStats {
         if fill > self.ring_high_water.load(Ordering::Relaxed) {
             self.ring_high_water.fetch_max(fill, Ordering::Relaxed);
         }
+    }
+
+    pub(crate) fn set_waiting_for_room(&self, waiting: bool) {
+        self.waiting_for_room.store(waiting, Ordering::Relaxed);
+    }
+
+    /// Whether the reader is parked on the ring right now: output may be waiting in the
+    /// kernel although nothing has been read for a while.
+    pub(crate) fn is_waiting_for_room(&self) -> bool {
+        self.waiting_for_room.load(Ordering::Relaxed)
     }
 
     pub(crate) fn record_full_ring_wait(&self, waited: Duration) {
