@@ -61,14 +61,7 @@ pub fn plot(c: &Comparison, path: &Path) -> anyhow::Result<()> {
         .configure_mesh()
         .disable_x_mesh()
         .x_labels(n.max(1) * 2 + 1)
-        .x_label_formatter(&|x| {
-            let i = x.round();
-            if (x - i).abs() < 1e-6 && i >= 0.0 {
-                names.get(i as usize).cloned().unwrap_or_default()
-            } else {
-                String::new()
-            }
-        })
+        .x_label_formatter(&|x| category(&names, *x))
         .y_desc("× drain")
         .draw()
         .map_err(err)?;
@@ -133,14 +126,7 @@ pub fn plot(c: &Comparison, path: &Path) -> anyhow::Result<()> {
         .configure_mesh()
         .disable_x_mesh()
         .x_labels(m.max(1) * 2 + 1)
-        .x_label_formatter(&|x| {
-            let i = x.round();
-            if (x - i).abs() < 1e-6 && i >= 0.0 {
-                labels.get(i as usize).cloned().unwrap_or_default()
-            } else {
-                String::new()
-            }
-        })
+        .x_label_formatter(&|x| category(&labels, *x))
         .y_desc("ms")
         .draw()
         .map_err(err)?;
@@ -170,6 +156,17 @@ pub fn plot(c: &Comparison, path: &Path) -> anyhow::Result<()> {
         .map_err(err)?;
     root.present().map_err(err)?;
     Ok(())
+}
+
+/// The label of a category axis at `x`: the name of the category centred on an integer,
+/// nothing between them.
+fn category(names: &[String], x: f64) -> String {
+    let i = x.round();
+    if (x - i).abs() < 1e-6 && i >= 0.0 {
+        names.get(i as usize).cloned().unwrap_or_default()
+    } else {
+        String::new()
+    }
 }
 
 fn err(e: impl std::fmt::Display) -> anyhow::Error {
