@@ -13,8 +13,8 @@ fn main() {
         .and_then(|a| a.parse().ok())
         .unwrap_or(200);
     println!(
-        "{:<10} {:<12} {:>12} {:>12} {:>10} {:>8}",
-        "size", "change", "main_ms", "process_ms", "rows", "x_1row"
+        "{:<10} {:<12} {:>12} {:>12} {:>10} {:>8} {:>8}",
+        "size", "change", "main_ms", "process_ms", "rows", "quads", "x_1row"
     );
     for (cols, rows) in [(160u16, 50u16), (300, 80)] {
         let mut bench = FrameBench::new(cols, rows);
@@ -30,7 +30,7 @@ fn main() {
                 bench.step(change);
                 bench.gpu.wait_idle();
             }
-            let (mut main, mut process, mut drawn) = (Vec::new(), Vec::new(), 0);
+            let (mut main, mut process, mut drawn, mut quads) = (Vec::new(), Vec::new(), 0, 0);
             // Rounds of 10 frames: the process clock's resolution is too coarse per frame. Only
             // the frame is timed (snapshot copy, render, GPU work), not the parsing that the
             // parser thread does between frames.
@@ -39,7 +39,8 @@ fn main() {
                 for _ in 0..10 {
                     bench.change(change);
                     let (t0, p0) = (cpu_time(false), cpu_time(true));
-                    drawn += bench.frame().rows_drawn;
+                    let report = bench.frame();
+                    (drawn, quads) = (drawn + report.rows_drawn, quads + report.quads);
                     bench.gpu.wait_idle();
                     main_s += cpu_time(false) - t0;
                     process_s += cpu_time(true) - p0;
@@ -50,12 +51,13 @@ fn main() {
             let (main, process) = (median(main) * 1e3, median(process) * 1e3);
             let base = *one_row_main.get_or_insert(main);
             println!(
-                "{:<10} {:<12} {:>12.3} {:>12.3} {:>10.1} {:>8.2}",
+                "{:<10} {:<12} {:>12.3} {:>12.3} {:>10.1} {:>8.0} {:>8.2}",
                 format!("{cols}x{rows}"),
                 change.name(),
                 main,
                 process,
                 drawn as f64 / (n / 10 * 10) as f64,
+                quads as f64 / (n / 10 * 10) as f64,
                 main / base
             );
         }

@@ -3,13 +3,15 @@
 //! - A persistent frame texture holds the last frame; the swapchain does not keep it.
 //! - Each frame draws only rows whose fingerprint changed ([`damage`]). A scroll, which the
 //!   terminal reports as full damage, is found by matching fingerprints and done as one GPU
-//!   copy, after which only the new rows are drawn.
-//! - Glyphs are rasterised by cosmic-text (swash) into an [`atlas`] and drawn as instanced
-//!   quads placed cell by cell; box drawing and block elements are drawn by [`boxdraw`].
+//!   copy, after which only the new rows are drawn. Each row drawn is first blanked with a
+//!   copy of the default background ([`blank`]), so only other backgrounds are shaded.
+//! - Glyphs are rasterised by cosmic-text (swash) into an [`atlas`] and drawn as quads (two
+//!   triangles each) placed cell by cell; box drawing and block elements are drawn by [`boxdraw`].
 //! - Frames can be read back as images ([`Renderer::read_frame`]) for tests and screenshots,
 //!   or presented to a window ([`WindowSurface`]).
 
 pub mod atlas;
+mod blank;
 pub mod boxdraw;
 pub mod damage;
 mod decorations;

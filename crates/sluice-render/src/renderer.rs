@@ -4,13 +4,14 @@ use sluice_term::Snapshot;
 use wgpu::util::DeviceExt;
 
 use crate::atlas::{Atlas, MAX_ATLAS_SIZE};
+use crate::blank::BlankRow;
 use crate::damage::{self, Overlay, OverlayColors, UNDRAWN};
 use crate::decorations::Decorations;
 use crate::error::Result;
 use crate::font::{CellMetrics, FontConfig, Fonts};
 use crate::image::Image;
 use crate::pipeline::{PipelineSpec, render_pipeline, uniform_and_texture_layout};
-use crate::rows::{Instance, RowBuilder};
+use crate::rows::{QUAD_VERTICES, RowBuilder, Vertex, quad_indices};
 
 /// What one call to [`Renderer::render`] did.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -20,7 +21,7 @@ pub struct FrameReport {
     /// Rows the texture was shifted by (a detected scroll; negative: down).
     pub shifted: i32,
     /// Quads drawn.
-    pub instances: usize,
+    pub quads: usize,
 }
 
 #[repr(C)]
@@ -33,7 +34,7 @@ struct Globals {
 /// Draws snapshots into [`PaneView`]s, redrawing only what changed.
 ///
 /// What is shared by every pane of every window lives here: the fonts and their glyph atlas,
-/// the pipeline and the instance buffer. What belongs to one pane's picture (its frame
+/// the pipeline and the vertex and index buffers. What belongs to one pane's picture (its frame
 /// texture, the fingerprints of the rows drawn in it, its decorations, its focus) is in its
 /// [`PaneView`], so a second pane or window costs a texture, not a second atlas.
 pub struct Renderer {
@@ -47,9 +48,15 @@ pub struct Renderer {
     atlas: Atlas,
     pipeline: wgpu::RenderPipeline,
     bind_group_layout: wgpu::BindGroupLayout,
-    instances: wgpu::Buffer,
-    instance_capacity: usize,
-    scratch: Vec<Instance>,
+    /// The quads' corners ([`QUAD_VERTICES`] each), rewritten every frame.
+    vertices: wgpu::Buffer,
+    /// Two triangles per quad; the same for every frame, so written only when it grows.
+    indices: wgpu::Buffer,
+    /// Quads the two buffers hold.
+    quad_capacity: usize,
+    scratch: Vec<Vertex>,
+    /// Copied under each row before it is drawn.
+    blank: BlankRow,
 }
 
 impl Renderer {
@@ -68,7 +75,7 @@ impl Renderer {
             wgpu::ShaderStages::VERTEX,
         );
         let attributes = wgpu::vertex_attr_array![
-            0 => Float32x2, 1 => Float32x2, 2 => Float32x2, 3 => Float32x4, 4 => Float32x2, 5 => Uint32
+            0 => Float32x2, 1 => Float32x2, 2 => Float32x4, 3 => Uint32
         ];
         let pipeline = render_pipeline(
             device,
@@ -77,17 +84,17 @@ impl Renderer {
                 label: "cell pipeline",
                 wgsl: include_str!("../shaders/cell.wgsl"),
                 buffers: &[Some(wgpu::VertexBufferLayout {
-                    array_stride: std::mem::size_of::<Instance>() as u64,
-                    step_mode: wgpu::VertexStepMode::Instance,
+                    array_stride: std::mem::size_of::<Vertex>() as u64,
+                    step_mode: wgpu::VertexStepMode::Vertex,
                     attributes: &attributes,
                 })],
                 format,
                 blend: Some(wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING),
-                topology: wgpu::PrimitiveTopology::TriangleStrip,
+                topology: wgpu::PrimitiveTopology::TriangleList,
             },
         );
-        let instance_capacity = 4096;
-        let instances = Self::instance_buffer(device, instance_capacity);
+        let quad_capacity = 4096;
+        let (vertices, indices) = Self::quad_buffers(device, quad_capacity);
         Ok(Self {
             device: device.clone(),
             queue: queue.clone(),
@@ -97,19 +104,29 @@ impl Renderer {
             atlas,
             pipeline,
             bind_group_layout,
-            instances,
-            instance_capacity,
+            vertices,
+            indices,
+            quad_capacity,
             scratch: Vec::new(),
+            blank: BlankRow::new(),
         })
     }
 
-    fn instance_buffer(device: &wgpu::Device, capacity: usize) -> wgpu::Buffer {
-        device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("cell instances"),
-            size: (capacity * std::mem::size_of::<Instance>()) as u64,
+    /// A vertex buffer for `quads` quads, and the index buffer that draws them.
+    fn quad_buffers(device: &wgpu::Device, quads: usize) -> (wgpu::Buffer, wgpu::Buffer) {
+        let vertices = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("cell vertices"),
+            size: (quads * QUAD_VERTICES * std::mem::size_of::<Vertex>()) as u64,
             usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
-        })
+        });
+        let pattern: Vec<u32> = (0..quads as u32).flat_map(quad_indices).collect();
+        let indices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("cell indices"),
+            contents: bytemuck::cast_slice(&pattern),
+            usage: wgpu::BufferUsages::INDEX,
+        });
+        (vertices, indices)
     }
 
     /// The cell size in pixels.
@@ -299,7 +316,7 @@ impl Renderer {
         view.last_cursor_row = cursor_row;
         view.last_overlay = Some(overlay);
 
-        let instances = self.draw_rows(&mut encoder, view, snapshot, &overlay, &rows);
+        let quads = self.draw_rows(&mut encoder, view, snapshot, &overlay, &rows);
         self.queue.submit([encoder.finish()]);
 
         for &row in &rows {
@@ -311,7 +328,7 @@ impl Renderer {
         FrameReport {
             rows_drawn: rows.len(),
             shifted: shift,
-            instances,
+            quads,
         }
     }
 
@@ -326,8 +343,8 @@ impl Renderer {
         if rows.is_empty() {
             return 0;
         }
-        let mut instances = std::mem::take(&mut self.scratch);
-        instances.clear();
+        let mut vertices = std::mem::take(&mut self.scratch);
+        vertices.clear();
         let mut built = false;
         let metrics = self.fonts.metrics();
         let frames = view.frames.as_ref().expect("frames exist");
@@ -342,7 +359,7 @@ impl Renderer {
                 metrics,
                 origin,
                 rows: frame_rows,
-                out: &mut instances,
+                out: &mut vertices,
             };
             if rows.iter().all(|&row| {
                 builder
@@ -361,7 +378,7 @@ impl Renderer {
                 tracing::debug!("glyph atlas full; clearing it");
                 self.atlas.clear();
             }
-            instances.clear();
+            vertices.clear();
         }
         if view.atlas_generation != self.atlas.generation() {
             self.bind(view);
@@ -370,12 +387,27 @@ impl Renderer {
         if !built {
             tracing::warn!("glyph atlas too small for one frame; some glyphs are missing");
         }
-        if instances.len() > self.instance_capacity {
-            self.instance_capacity = instances.len().next_power_of_two();
-            self.instances = Self::instance_buffer(&self.device, self.instance_capacity);
+        let quads = vertices.len() / QUAD_VERTICES;
+        if quads > self.quad_capacity {
+            self.quad_capacity = quads.next_power_of_two();
+            (self.vertices, self.indices) = Self::quad_buffers(&self.device, self.quad_capacity);
         }
         self.queue
-            .write_buffer(&self.instances, 0, bytemuck::cast_slice(&instances));
+            .write_buffer(&self.vertices, 0, bytemuck::cast_slice(&vertices));
+        // Every row drawn starts blank: its default background is copied, not shaded (blank.rs).
+        let row_height = frames.row_height;
+        self.blank.prepare(
+            &self.device,
+            encoder,
+            self.format,
+            (frames.width, row_height),
+            snapshot.background,
+        );
+        for &row in rows {
+            let top = ((origin + row) % frame_rows.max(1)) as u32 * row_height;
+            self.blank
+                .copy_over(encoder, &frames.texture, top, row_height);
+        }
         {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("rows"),
@@ -392,12 +424,12 @@ impl Renderer {
             });
             pass.set_pipeline(&self.pipeline);
             pass.set_bind_group(0, view.bind_group.as_ref().expect("frames exist"), &[]);
-            pass.set_vertex_buffer(0, self.instances.slice(..));
-            pass.draw(0..4, 0..instances.len() as u32);
+            pass.set_vertex_buffer(0, self.vertices.slice(..));
+            pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint32);
+            pass.draw_indexed(0..(quads * 6) as u32, 0, 0..1);
         }
-        let count = instances.len();
-        self.scratch = instances;
-        count
+        self.scratch = vertices;
+        quads
     }
 
     /// Reads `view`'s current frame back from the GPU, top row first.

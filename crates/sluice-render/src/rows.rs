@@ -1,5 +1,7 @@
-//! Turning a row of cells into instanced quads: background runs, glyphs, sprites,
+//! Turning a row of cells into quads: background runs, glyphs, sprites,
 //! decorations, the cursor.
+
+use std::ops::Range;
 
 use sluice_term::{CellFlags, CursorShape, RenderCell, Rgb, Snapshot};
 
@@ -9,17 +11,31 @@ use crate::damage::{Overlay, selected_columns};
 use crate::decorations::Decorations;
 use crate::font::{CellMetrics, Fonts, GlyphStyle};
 
-/// One quad, as the cell shader reads it.
+/// One corner of a quad, as the cell shader reads it.
+///
+/// Quads are drawn as an indexed triangle list, four corners each, rather than as instances
+/// of one four-vertex strip: lavapipe's vertex stage runs a whole draw per instance (Mesa's
+/// `draw_instances` loops over them), so a frame's thousands of glyph quads cost thousands of
+/// draws. `frame-cpu` full redraws, process CPU (see docs/performance.md, "Frame cost on
+/// software rendering").
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
-pub struct Instance {
-    pub pos: [f32; 2],
-    pub size: [f32; 2],
-    pub uv: [f32; 2],
+pub struct Vertex {
+    /// Where the corner is in the frame texture, in pixels.
+    pub pixel: [f32; 2],
+    /// The atlas texel at the corner (unused by solid quads).
+    pub texel: [f32; 2],
     pub color: [f32; 4],
-    pub clip: [f32; 2],
     pub kind: u32,
-    pub _pad: u32,
+}
+
+/// Vertices per quad, in the order (0,0), (1,0), (0,1), (1,1) of its corners.
+pub const QUAD_VERTICES: usize = 4;
+
+/// The two triangles of quad `quad`, as indices into the vertex buffer.
+pub fn quad_indices(quad: u32) -> [u32; 6] {
+    let first = quad * QUAD_VERTICES as u32;
+    [0, 1, 2, 2, 1, 3].map(|corner| first + corner)
 }
 
 const SOLID: u32 = 0;
@@ -28,6 +44,27 @@ const COLOR_IMAGE: u32 = 2;
 
 /// Sprite codes above the Unicode range, for decorations drawn as images.
 const CURLY_UNDERLINE: u32 = 0x11_0000;
+
+/// The corners of quad `rect` (x, y, width, height) cut to the rows between `clip`'s top and
+/// bottom, each with its atlas texel (`uv` at the quad's top-left, one texel per pixel), in
+/// [`QUAD_VERTICES`] order; `None` when nothing of the quad is left.
+fn clipped_corners(
+    rect: [f32; 4],
+    uv: [f32; 2],
+    clip: [f32; 2],
+) -> Option<[([f32; 2], [f32; 2]); QUAD_VERTICES]> {
+    let [x, y, w, h] = rect;
+    let (top, bottom) = (y.max(clip[0]), (y + h).min(clip[1]));
+    if bottom <= top || w <= 0.0 {
+        return None;
+    }
+    let (u, v) = (uv[0], uv[1] + (top - y));
+    let height = bottom - top;
+    Some(
+        [(0.0, 0.0), (w, 0.0), (0.0, height), (w, height)]
+            .map(|(dx, dy)| ([x + dx, top + dy], [u + dx, v + dy])),
+    )
+}
 
 fn rgba(c: Rgb) -> [f32; 4] {
     [
@@ -48,7 +85,8 @@ pub struct RowBuilder<'a> {
     /// `(origin + r) % rows`.
     pub origin: usize,
     pub rows: usize,
-    pub out: &'a mut Vec<Instance>,
+    /// The quads built so far, [`QUAD_VERTICES`] vertices each.
+    pub out: &'a mut Vec<Vertex>,
 }
 
 impl RowBuilder<'_> {
@@ -58,17 +96,35 @@ impl RowBuilder<'_> {
     }
 
     /// Appends a quad; `rect` is x, y, width, height in pixels.
+    ///
+    /// The quad is cut to `clip`, its row's top and bottom: nothing drawn for a row may spill
+    /// into its neighbours, or a row redrawn alone would differ from the same row in a full
+    /// redraw. Cutting the geometry here, rather than discarding fragments in the shader,
+    /// keeps every pixel the same and the fragment shader free of `discard`.
     fn push(&mut self, kind: u32, rect: [f32; 4], uv: [f32; 2], color: [f32; 4], clip: [f32; 2]) {
-        let [x, y, w, h] = rect;
-        self.out.push(Instance {
-            pos: [x, y],
-            size: [w, h],
-            uv,
-            color,
-            clip,
-            kind,
-            _pad: 0,
-        });
+        let Some(corners) = clipped_corners(rect, uv, clip) else {
+            return;
+        };
+        for (pixel, texel) in corners {
+            self.out.push(Vertex {
+                pixel,
+                texel,
+                color,
+                kind,
+            });
+        }
+    }
+
+    /// The background of the cells in `columns`, unless it is `blank`, the colour the row was
+    /// blanked with.
+    fn background(&mut self, columns: Range<usize>, color: Rgb, blank: Rgb, clip: [f32; 2]) {
+        if color == blank || columns.is_empty() {
+            return;
+        }
+        let (cw, ch) = (self.metrics.width as f32, self.metrics.height as f32);
+        let x = columns.start as f32 * cw;
+        let width = columns.len() as f32 * cw;
+        self.rect(x, clip[0], width, ch, color, clip);
     }
 
     fn rect(&mut self, x: f32, y: f32, w: f32, h: f32, color: Rgb, clip: [f32; 2]) {
@@ -83,10 +139,8 @@ impl RowBuilder<'_> {
         decorations: &Decorations,
         row: usize,
     ) -> Result<(), AtlasFull> {
-        let m = self.metrics;
-        let (cw, ch) = (m.width as f32, m.height as f32);
         let top = self.top(row);
-        let clip = [top, top + ch];
+        let clip = [top, top + self.metrics.height as f32];
         let cells = decorations.apply(&snapshot.lines[row], row);
         let cells = &cells[..];
         let selected = selected_columns(overlay.selection, row, snapshot.cols);
@@ -106,8 +160,8 @@ impl RowBuilder<'_> {
             }
         };
 
-        // Backgrounds, one quad per run of equal colour. They cover the whole row, so they
-        // also erase whatever was drawn there before.
+        // Backgrounds, one quad per run of a colour other than the default: the renderer has
+        // blanked the row with the default background already (blank.rs).
         let mut run_start = 0;
         let mut run_color = cells
             .first()
@@ -116,25 +170,11 @@ impl RowBuilder<'_> {
         for (col, cell) in cells.iter().enumerate().skip(1) {
             let bg = colors(col, cell).1;
             if bg != run_color {
-                self.rect(
-                    run_start as f32 * cw,
-                    top,
-                    (col - run_start) as f32 * cw,
-                    ch,
-                    run_color,
-                    clip,
-                );
+                self.background(run_start..col, run_color, snapshot.background, clip);
                 (run_start, run_color) = (col, bg);
             }
         }
-        self.rect(
-            run_start as f32 * cw,
-            top,
-            (cells.len() - run_start) as f32 * cw,
-            ch,
-            run_color,
-            clip,
-        );
+        self.background(run_start..cells.len(), run_color, snapshot.background, clip);
 
         for (col, cell) in cells.iter().enumerate() {
             if cell
@@ -346,5 +386,62 @@ impl RowBuilder<'_> {
             CursorShape::Hidden => {}
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_quad_inside_its_row_keeps_its_corners_and_texels() {
+        let corners = clipped_corners([10.0, 20.0, 7.0, 15.0], [100.0, 50.0], [20.0, 35.0]);
+        assert_eq!(
+            corners,
+            Some([
+                ([10.0, 20.0], [100.0, 50.0]),
+                ([17.0, 20.0], [107.0, 50.0]),
+                ([10.0, 35.0], [100.0, 65.0]),
+                ([17.0, 35.0], [107.0, 65.0]),
+            ])
+        );
+    }
+
+    #[test]
+    fn a_quad_spilling_out_of_its_row_is_cut_and_its_texels_follow() {
+        // A glyph taller than the row: 3 pixels above it and 2 below are cut off, and the
+        // texels left are the ones those pixels showed before the cut.
+        let corners = clipped_corners([0.0, 17.0, 8.0, 20.0], [40.0, 0.0], [20.0, 35.0]);
+        assert_eq!(
+            corners,
+            Some([
+                ([0.0, 20.0], [40.0, 3.0]),
+                ([8.0, 20.0], [48.0, 3.0]),
+                ([0.0, 35.0], [40.0, 18.0]),
+                ([8.0, 35.0], [48.0, 18.0]),
+            ])
+        );
+    }
+
+    #[test]
+    fn a_quad_outside_its_row_or_without_width_is_dropped() {
+        assert_eq!(
+            clipped_corners([0.0, 0.0, 8.0, 20.0], [0.0; 2], [20.0, 35.0]),
+            None
+        );
+        assert_eq!(
+            clipped_corners([0.0, 35.0, 8.0, 2.0], [0.0; 2], [20.0, 35.0]),
+            None
+        );
+        assert_eq!(
+            clipped_corners([0.0, 20.0, 0.0, 15.0], [0.0; 2], [20.0, 35.0]),
+            None
+        );
+    }
+
+    #[test]
+    fn each_quad_is_two_triangles_of_its_own_corners() {
+        assert_eq!(quad_indices(0), [0, 1, 2, 2, 1, 3]);
+        assert_eq!(quad_indices(3), [12, 13, 14, 14, 13, 15]);
     }
 }
