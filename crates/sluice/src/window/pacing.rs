@@ -5,9 +5,9 @@ use std::time::{Duration, Instant};
 
 /// The share of one core the renderer may use while output streams in.
 ///
-/// On software rendering a full frame costs ~10 ms at 100×30 and ~45 ms of process CPU at
-/// 160×50 (docs/performance.md): at 60 Hz that is more than the machine has, and the parser,
-/// the reader and the program itself would starve. The budget sets the frame interval under
+/// On software rendering a full frame costs ~7 ms at 100×30 under a flood and 9.5 ms of
+/// process CPU at 160×50 offscreen (docs/performance.md, "Frames"): at 60 Hz that is more than
+/// two cores can spare, and the parser, the reader and the program itself would starve. The budget sets the frame interval under
 /// a flood (cost ÷ budget), and with it how stale the screen is. `sluice-bench compare`, a
 /// 100×30 window under an endless flood, 2026-12-01 (docs/performance.md, "A fresh screen
 /// under floods"): at 12% output reached the screen in p50 84–85 ms, at 25% in 41–60 ms, at
@@ -15,6 +15,11 @@ use std::time::{Duration, Instant};
 /// renderer's CPU is the parser's on two cores). 25% halves the staleness for a cost within
 /// the runs' noise (an earlier pair of runs had 25% reading faster than 12%). A frame after
 /// a quiet spell is never delayed by this: the budget applies only to back-to-back frames.
+///
+/// The cost is the frame's wall time, which on a contended machine is more than its CPU:
+/// frames are rationed harder exactly when the parser needs the cores. Counting CPU instead
+/// was tried ("Frame cost on software rendering"): fresher frames (28 against 37 ms p50), but
+/// read capacity down to 0.38–0.68× the drain.
 const CPU_BUDGET: f64 = 0.25;
 
 /// Under Xvfb, Fifo presentation does not wait for a refresh, so the pacing is ours.
