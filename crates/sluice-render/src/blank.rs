@@ -14,6 +14,8 @@ use sluice_term::Rgb;
 
 /// A texture one row high, filled with the default background, copied under each row drawn.
 pub(crate) struct BlankRow {
+    /// The frames' format, which a copy into them must have.
+    format: wgpu::TextureFormat,
     texture: Option<wgpu::Texture>,
     /// Its size in pixels.
     size: (u32, u32),
@@ -22,8 +24,9 @@ pub(crate) struct BlankRow {
 }
 
 impl BlankRow {
-    pub fn new() -> Self {
+    pub fn new(format: wgpu::TextureFormat) -> Self {
         Self {
+            format,
             texture: None,
             size: (0, 0),
             color: None,
@@ -36,7 +39,6 @@ impl BlankRow {
         &mut self,
         device: &wgpu::Device,
         encoder: &mut wgpu::CommandEncoder,
-        format: wgpu::TextureFormat,
         (width, height): (u32, u32),
         color: Rgb,
     ) {
@@ -53,7 +55,7 @@ impl BlankRow {
                 mip_level_count: 1,
                 sample_count: 1,
                 dimension: wgpu::TextureDimension::D2,
-                format,
+                format: self.format,
                 usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
                 view_formats: &[],
             }));

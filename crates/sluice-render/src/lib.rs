@@ -6,7 +6,8 @@
 //!   copy, after which only the new rows are drawn. Each row drawn is first blanked with a
 //!   copy of the default background ([`blank`]), so only other backgrounds are shaded.
 //! - Glyphs are rasterised by cosmic-text (swash) into an [`atlas`] and drawn as quads (two
-//!   triangles each) placed cell by cell; box drawing and block elements are drawn by [`boxdraw`].
+//!   triangles each) placed cell by cell; box drawing and block elements are drawn by
+//!   [`boxdraw`].
 //! - Frames can be read back as images ([`Renderer::read_frame`]) for tests and screenshots,
 //!   or presented to a window ([`WindowSurface`]).
 

@@ -11,7 +11,7 @@ use crate::error::Result;
 use crate::font::{CellMetrics, FontConfig, Fonts};
 use crate::image::Image;
 use crate::pipeline::{PipelineSpec, render_pipeline, uniform_and_texture_layout};
-use crate::rows::{QUAD_VERTICES, RowBuilder, Vertex, quad_indices};
+use crate::rows::{QUAD_INDICES, QUAD_VERTICES, RowBuilder, Vertex, quad_indices};
 
 /// What one call to [`Renderer::render`] did.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -34,9 +34,10 @@ struct Globals {
 /// Draws snapshots into [`PaneView`]s, redrawing only what changed.
 ///
 /// What is shared by every pane of every window lives here: the fonts and their glyph atlas,
-/// the pipeline and the vertex and index buffers. What belongs to one pane's picture (its frame
-/// texture, the fingerprints of the rows drawn in it, its decorations, its focus) is in its
-/// [`PaneView`], so a second pane or window costs a texture, not a second atlas.
+/// the pipeline, the vertex and index buffers, the blank row. What belongs to one pane's
+/// picture (its frame texture, the fingerprints of the rows drawn in it, its decorations, its
+/// focus) is in its [`PaneView`], so a second pane or window costs a texture, not a second
+/// atlas.
 pub struct Renderer {
     device: wgpu::Device,
     queue: wgpu::Queue,
@@ -108,7 +109,7 @@ impl Renderer {
             indices,
             quad_capacity,
             scratch: Vec::new(),
-            blank: BlankRow::new(),
+            blank: BlankRow::new(format),
         })
     }
 
@@ -399,7 +400,6 @@ impl Renderer {
         self.blank.prepare(
             &self.device,
             encoder,
-            self.format,
             (frames.width, row_height),
             snapshot.background,
         );
@@ -426,7 +426,7 @@ impl Renderer {
             pass.set_bind_group(0, view.bind_group.as_ref().expect("frames exist"), &[]);
             pass.set_vertex_buffer(0, self.vertices.slice(..));
             pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint32);
-            pass.draw_indexed(0..(quads * 6) as u32, 0, 0..1);
+            pass.draw_indexed(0..(quads * QUAD_INDICES) as u32, 0, 0..1);
         }
         self.scratch = vertices;
         quads

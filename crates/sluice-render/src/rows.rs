@@ -13,11 +13,10 @@ use crate::font::{CellMetrics, Fonts, GlyphStyle};
 
 /// One corner of a quad, as the cell shader reads it.
 ///
-/// Quads are drawn as an indexed triangle list, four corners each, rather than as instances
-/// of one four-vertex strip: lavapipe's vertex stage runs a whole draw per instance (Mesa's
-/// `draw_instances` loops over them), so a frame's thousands of glyph quads cost thousands of
-/// draws. `frame-cpu` full redraws, process CPU (see docs/performance.md, "Frame cost on
-/// software rendering").
+/// Quads are drawn as an indexed triangle list, four corners each, so that each corner can be
+/// cut to its row on the CPU ([`clipped_corners`]) and the fragment shader needs no `discard`.
+/// Instances of one four-vertex strip were replaced with it; on its own that changed nothing
+/// measurable in `frame-cpu` (docs/performance.md, "Frame cost on software rendering").
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct Vertex {
@@ -32,8 +31,11 @@ pub struct Vertex {
 /// Vertices per quad, in the order (0,0), (1,0), (0,1), (1,1) of its corners.
 pub const QUAD_VERTICES: usize = 4;
 
+/// Indices per quad: two triangles.
+pub const QUAD_INDICES: usize = 6;
+
 /// The two triangles of quad `quad`, as indices into the vertex buffer.
-pub fn quad_indices(quad: u32) -> [u32; 6] {
+pub fn quad_indices(quad: u32) -> [u32; QUAD_INDICES] {
     let first = quad * QUAD_VERTICES as u32;
     [0, 1, 2, 2, 1, 3].map(|corner| first + corner)
 }
