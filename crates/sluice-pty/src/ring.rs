@@ -10,6 +10,11 @@
 //!   soon as it frees space. The time spent there is counted, because it is the only time the
 //!   child can feel back-pressure from Sluice.
 //!
+//! - After a burst, once the program has been quiet for a while with everything parsed, the
+//!   reader gives back the memory the burst touched ([`RingProducer::release_idle_memory`]):
+//!   the ring is virtual memory that only costs what has been written into it, and a burst
+//!   touches all of it.
+//!
 //! Lost wake-ups are ruled out by the usual Dekker pattern: each side publishes "I am parked",
 //! issues a SeqCst fence, then re-checks the ring; the other side makes its change visible,
 //! fences, then reads the flag. `thread::park` keeps a token, so an unpark that lands just
@@ -58,6 +63,7 @@ pub fn ring(capacity: usize, stats: Arc<PtyStats>) -> (RingProducer, RingConsume
             inner: producer,
             shared: shared.clone(),
             stats,
+            touched: 0,
         },
         RingConsumer {
             inner: consumer,
@@ -72,7 +78,19 @@ pub struct RingProducer {
     inner: rtrb::Producer<u8>,
     shared: Arc<Shared>,
     stats: Arc<PtyStats>,
+    /// Bytes written since the ring's memory was last released, at most the capacity: an
+    /// upper bound on how much of the ring is resident.
+    touched: usize,
 }
+
+/// What [`RingProducer::release_idle_memory`] keeps ahead of the next write: the ring a
+/// sustained flood cycles through ([`crate::read_ahead::LEAN_READ_AHEAD`]), so that neither
+/// the next keystroke's echo nor the first MiB of the next burst meets a page fault.
+pub const KEEP_RESIDENT: usize = crate::read_ahead::LEAN_READ_AHEAD;
+
+/// How much more than [`KEEP_RESIDENT`] must have been touched for a release to be worth its
+/// system call: a burst, not a prompt's worth of output.
+pub const RELEASE_ABOVE: usize = 1 << 20;
 
 /// What happened while the producer waited for room.
 #[derive(Debug, PartialEq, Eq)]
@@ -160,11 +178,62 @@ impl RingProducer {
         // SAFETY: `fill` reported that it initialised the first `written` bytes of `first`,
         // which is the start of the chunk.
         unsafe { chunk.commit(written) };
+        self.touched = (self.touched + written).min(self.shared.capacity);
         if written > 0 {
             self.stats.record_fill(self.filled());
             self.wake_consumer();
         }
         Ok(written)
+    }
+
+    /// Whether a burst has touched enough of the ring that [`release_idle_memory`] would give
+    /// memory back.
+    ///
+    /// [`release_idle_memory`]: Self::release_idle_memory
+    pub fn holds_idle_memory(&self) -> bool {
+        self.touched > KEEP_RESIDENT + RELEASE_ABOVE
+    }
+
+    /// Gives the ring's memory back to the kernel, all but [`KEEP_RESIDENT`] bytes from the
+    /// next write on, if the ring is empty; returns how many bytes were released (0 when the
+    /// parser has not caught up yet, or there was nothing worth releasing).
+    ///
+    /// An empty ring's memory is all free space, lent to the producer alone: the consumer has
+    /// given every byte it read back. `MADV_DONTNEED` drops those pages, and the next write to
+    /// one of them faults in a zeroed page (it is uninitialised space to the ring either way).
+    pub fn release_idle_memory(&mut self) -> usize {
+        let capacity = self.shared.capacity;
+        if !self.holds_idle_memory() || self.inner.slots() != capacity {
+            return 0;
+        }
+        let Ok(mut chunk) = self.inner.write_chunk_uninit(capacity) else {
+            return 0;
+        };
+        // The next write lands at the start of `first`, then wraps into `second`.
+        let (first, second) = chunk.as_mut_slices();
+        // The two make up the capacity, which is over KEEP_RESIDENT (`holds_idle_memory`).
+        let released = if first.len() > KEEP_RESIDENT {
+            drop_pages(&mut first[KEEP_RESIDENT..]) + drop_pages(second)
+        } else {
+            drop_pages(&mut second[KEEP_RESIDENT - first.len()..])
+        };
+        // Dropped uncommitted: nothing is published, and the ring stays empty.
+        drop(chunk);
+        self.touched = KEEP_RESIDENT;
+        tracing::debug!(released, "pty-reader: ring memory given back after a burst");
+        released
+    }
+
+    /// How much of the ring's free space is resident (`mincore(2)`), in bytes; `None` unless
+    /// the ring is empty. For tests and diagnostics.
+    pub fn resident_free_space(&mut self) -> Option<usize> {
+        let capacity = self.shared.capacity;
+        if self.inner.slots() != capacity {
+            return None;
+        }
+        let mut chunk = self.inner.write_chunk_uninit(capacity).ok()?;
+        let (first, second) = chunk.as_mut_slices();
+        Some(resident_pages(first) + resident_pages(second))
     }
 
     fn wake_consumer(&self) {
@@ -175,6 +244,51 @@ impl RingProducer {
             consumer.unpark();
         }
     }
+}
+
+/// The whole pages inside `space`, as an address and a length; `None` if there is none.
+fn whole_pages(space: &[MaybeUninit<u8>]) -> Option<(usize, usize)> {
+    let page = page_size();
+    let start = (space.as_ptr() as usize).next_multiple_of(page);
+    let end = (space.as_ptr() as usize + space.len()) / page * page;
+    (end > start).then_some((start, end - start))
+}
+
+fn page_size() -> usize {
+    // SAFETY: sysconf has no preconditions.
+    unsafe { libc::sysconf(libc::_SC_PAGESIZE) as usize }
+}
+
+/// Drops the whole pages inside `space` (see [`RingProducer::release_idle_memory`]); returns
+/// the bytes dropped.
+fn drop_pages(space: &mut [MaybeUninit<u8>]) -> usize {
+    let Some((start, len)) = whole_pages(space) else {
+        return 0;
+    };
+    // SAFETY: the range lies inside `space`, memory this thread alone may write and that holds
+    // no value (it is uninitialised space): dropping its pages changes nothing but residency.
+    let rc = unsafe { libc::madvise(start as *mut libc::c_void, len, libc::MADV_DONTNEED) };
+    if rc == 0 {
+        len
+    } else {
+        tracing::debug!(err = %std::io::Error::last_os_error(), "madvise(MADV_DONTNEED) failed");
+        0
+    }
+}
+
+/// How many bytes of the whole pages inside `space` are resident.
+fn resident_pages(space: &[MaybeUninit<u8>]) -> usize {
+    let Some((start, len)) = whole_pages(space) else {
+        return 0;
+    };
+    let page = page_size();
+    let mut map = vec![0u8; len / page];
+    // SAFETY: `map` has one byte per page of the range, which is mapped memory of this process.
+    let rc = unsafe { libc::mincore(start as *mut libc::c_void, len, map.as_mut_ptr()) };
+    if rc != 0 {
+        return 0;
+    }
+    map.iter().filter(|&&b| b & 1 != 0).count() * page
 }
 
 /// Dropping the producer ends the stream: the consumer drains what is left, then sees `Closed`.
@@ -326,5 +440,98 @@ impl ConsumerWaker {
         if let Some(consumer) = self.shared.consumer_thread.get() {
             consumer.unpark();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MIB: usize = 1 << 20;
+
+    fn new_ring() -> (RingProducer, RingConsumer) {
+        ring(16 * MIB, Arc::new(PtyStats::default()))
+    }
+
+    /// Writes all of `bytes` into the ring, which must have room for them.
+    fn push(producer: &mut RingProducer, mut bytes: &[u8]) {
+        while !bytes.is_empty() {
+            let n = producer
+                .fill_with(bytes.len(), |space| {
+                    let n = space.len().min(bytes.len());
+                    for (slot, &byte) in space.iter_mut().zip(&bytes[..n]) {
+                        slot.write(byte);
+                    }
+                    Ok::<_, ()>(n)
+                })
+                .unwrap();
+            assert!(n > 0, "the ring is full");
+            bytes = &bytes[n..];
+        }
+    }
+
+    fn drain(consumer: &mut RingConsumer) -> Vec<u8> {
+        let mut out = Vec::new();
+        while consumer.consume(usize::MAX, |a, b| {
+            out.extend_from_slice(a);
+            out.extend_from_slice(b);
+            a.len() + b.len()
+        }) > 0
+        {}
+        out
+    }
+
+    fn pattern(len: usize, seed: usize) -> Vec<u8> {
+        (0..len).map(|i| (i * 31 + seed) as u8).collect()
+    }
+
+    /// A burst parsed as it arrives: 8 MiB through the ring in 64 KiB reads.
+    fn burst(producer: &mut RingProducer, consumer: &mut RingConsumer) {
+        let piece = pattern(64 << 10, 0);
+        for _ in 0..128 {
+            push(producer, &piece);
+            assert_eq!(drain(consumer), piece);
+        }
+    }
+
+    #[test]
+    fn a_burst_is_given_back_once_parsed_but_the_next_mib() {
+        let (mut producer, mut consumer) = new_ring();
+        assert!(!producer.holds_idle_memory(), "nothing written yet");
+        burst(&mut producer, &mut consumer);
+        assert!(producer.holds_idle_memory());
+        let resident = producer.resident_free_space().unwrap();
+        assert!(
+            resident >= 7 * MIB,
+            "the burst's pages are resident: {resident}"
+        );
+
+        let released = producer.release_idle_memory();
+        assert!(released >= 14 * MIB, "all but the kept MiB: {released}");
+        let resident = producer.resident_free_space().unwrap();
+        assert!(resident <= KEEP_RESIDENT, "{resident} bytes still resident");
+        assert!(!producer.holds_idle_memory());
+        assert_eq!(producer.release_idle_memory(), 0, "nothing more to give");
+
+        // Writing on, through the kept MiB and into released pages, loses nothing.
+        let next = pattern(3 * MIB, 7);
+        push(&mut producer, &next);
+        assert_eq!(drain(&mut consumer), next);
+    }
+
+    #[test]
+    fn nothing_is_given_back_while_the_parser_is_behind() {
+        let (mut producer, mut consumer) = new_ring();
+        burst(&mut producer, &mut consumer);
+        let unparsed = pattern(4 * MIB, 3);
+        push(&mut producer, &unparsed);
+        assert!(producer.holds_idle_memory());
+        assert_eq!(producer.release_idle_memory(), 0);
+        assert_eq!(producer.resident_free_space(), None);
+        assert_eq!(drain(&mut consumer), unparsed, "the backlog is intact");
+        assert!(
+            producer.release_idle_memory() > 0,
+            "and then it is given back"
+        );
     }
 }
