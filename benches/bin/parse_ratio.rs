@@ -3,7 +3,10 @@
 //! ratio. Time is the thread's CPU time, and rounds are interleaved: on a shared machine two
 //! criterion runs minutes apart differed by a third with no change in between.
 //!
-//! Usage: parse-ratio [ROUNDS] [MIB] [PAYLOAD]   (defaults: 9 rounds of 8 MiB, every payload)
+//! Usage: parse-ratio [ROUNDS] [MIB] [PAYLOAD|all] [HISTORY]
+//! (defaults: 9 rounds of 8 MiB, every payload, alacritty_terminal's default 10,000 lines of
+//! scrollback). A short HISTORY keeps the rows that scrolling recycles in cache, which shows
+//! what the cold rows of a full scrollback cost (docs/performance.md, "Parse throughput").
 
 use alacritty_terminal::event::VoidListener;
 use alacritty_terminal::term::test::TermSize;
@@ -13,10 +16,14 @@ use sluice_benches::measure::{cpu_time, median};
 use sluice_benches::{PAYLOADS, payload};
 use sluice_term::{Feeder, MAX_LOCK_SLICE};
 
-/// A 160×50 terminal with the default 10,000 lines of scrollback, filled once so that every
-/// round recycles scrollback rows, as a long session does.
-fn terminal(warm_up: &[u8]) -> Term<VoidListener> {
-    let mut term = Term::new(Config::default(), &TermSize::new(160, 50), VoidListener);
+/// A 160×50 terminal with `history` lines of scrollback, filled once so that every round
+/// recycles scrollback rows, as a long session does.
+fn terminal(warm_up: &[u8], history: usize) -> Term<VoidListener> {
+    let config = Config {
+        scrolling_history: history,
+        ..Config::default()
+    };
+    let mut term = Term::new(config, &TermSize::new(160, 50), VoidListener);
     Processor::<StdSyncHandler>::new().advance(&mut term, warm_up);
     term
 }
@@ -39,15 +46,19 @@ fn main() {
             .max(1)
     };
     let (rounds, mib) = (number(0, 9), number(1, 8));
-    let only = args.get(2);
+    let only = args.get(2).filter(|p| *p != "all");
+    let history = args
+        .get(3)
+        .and_then(|a| a.parse::<usize>().ok())
+        .unwrap_or(Config::default().scrolling_history);
     println!(
         "{:<10} {:>12} {:>12} {:>8}",
         "payload", "sluice_MiB/s", "vte_MiB/s", "ratio"
     );
     for name in PAYLOADS.iter().filter(|p| only.is_none_or(|o| o == *p)) {
         let bytes = payload(name, mib << 20).expect("known payload");
-        let mut plain = terminal(&bytes);
-        let mut fast = terminal(&bytes);
+        let mut plain = terminal(&bytes, history);
+        let mut fast = terminal(&bytes, history);
         let mut processor: Processor<StdSyncHandler> = Processor::new();
         let mut feeder = Feeder::new();
         let (mut sluice, mut vte, mut ratios) = (Vec::new(), Vec::new(), Vec::new());

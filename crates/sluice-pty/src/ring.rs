@@ -217,8 +217,7 @@ impl RingProducer {
         } else {
             drop_pages(&mut second[KEEP_RESIDENT - first.len()..])
         };
-        // Dropped uncommitted: nothing is published, and the ring stays empty.
-        drop(chunk);
+        // The chunk goes uncommitted: nothing is published, and the ring stays empty.
         self.touched = KEEP_RESIDENT;
         tracing::debug!(released, "pty-reader: ring memory given back after a burst");
         released
