@@ -15,7 +15,9 @@ use crate::stats::PtyStats;
 /// given back ([`RingProducer::release_idle_memory`]). Long enough that a build's bursts a
 /// moment apart reuse the pages they faulted in (refaulting 16 MiB costs ~4,000 page faults
 /// and as many zeroed pages), short enough that a window is back to its idle size soon
-/// after the output stops. The wait costs one wake-up per burst, none while idle.
+/// after the output stops. The wait costs one wake-up per burst, none while idle. The next
+/// burst pays the page faults that a new pane's first burst pays (its ring starts untouched
+/// too), which every burst benchmark, each run in a fresh Sluice, already includes.
 pub const RELEASE_AFTER_QUIET: Duration = Duration::from_secs(2);
 
 /// Why the reader stopped.
