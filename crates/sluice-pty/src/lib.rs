@@ -32,6 +32,7 @@ mod writer;
 pub use child::{ExitStatus, default_shell};
 pub use error::{Error, Result};
 pub use guard::panic_message;
+pub use reader::RELEASE_AFTER_QUIET;
 pub use ring::{RingConsumer, RingProducer};
 pub use session::{Pty, PtyOptions, WinSize};
 pub use stats::{PtyStats, PtyStatsSnapshot};

@@ -219,6 +219,7 @@ impl RingProducer {
         };
         // The chunk goes uncommitted: nothing is published, and the ring stays empty.
         self.touched = KEEP_RESIDENT;
+        self.stats.record_release(released);
         tracing::debug!(released, "pty-reader: ring memory given back after a burst");
         released
     }

@@ -15,6 +15,7 @@ pub struct PtyStats {
     full_ring_wait_ns: AtomicU64,
     /// The reader is parked on the ring (the parser is behind), not waiting on the kernel.
     waiting_for_room: AtomicBool,
+    ring_released: AtomicU64,
 }
 
 /// A copy of [`PtyStats`] at one moment.
@@ -33,6 +34,9 @@ pub struct PtyStatsSnapshot {
     /// Total time the reader waited on a full ring (or one at its lean read-ahead under a
     /// sustained flood): the only back-pressure Sluice applies.
     pub full_ring_wait: Duration,
+    /// Bytes of the ring's memory given back after bursts, in all
+    /// (`RingProducer::release_idle_memory`).
+    pub ring_released: u64,
 }
 
 impl PtyStats {
@@ -65,6 +69,11 @@ impl PtyStats {
             .fetch_add(waited.as_nanos() as u64, Ordering::Relaxed);
     }
 
+    pub(crate) fn record_release(&self, bytes: usize) {
+        self.ring_released
+            .fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+
     /// Reads every counter.
     pub fn snapshot(&self) -> PtyStatsSnapshot {
         PtyStatsSnapshot {
@@ -74,6 +83,7 @@ impl PtyStats {
             ring_high_water: self.ring_high_water.load(Ordering::Relaxed),
             full_ring_waits: self.full_ring_waits.load(Ordering::Relaxed),
             full_ring_wait: Duration::from_nanos(self.full_ring_wait_ns.load(Ordering::Relaxed)),
+            ring_released: self.ring_released.load(Ordering::Relaxed),
         }
     }
 }
