@@ -125,6 +125,23 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         json: Option<std::path::PathBuf>,
     },
+    /// Run a command inside one terminal, started as compare starts it (same command line,
+    /// DejaVu Sans Mono 10 pt, same size), and wait for the terminal to exit: for benchmarks
+    /// that run inside the terminal they measure, e.g. vtebench (benches/vtebench.sh).
+    RunIn {
+        /// The terminal: NAME for a known one, or NAME='CMD ARGS… {}'.
+        #[arg(long = "terminal", value_name = "NAME[=CMD]", value_parser = compare::TerminalSpec::parse)]
+        terminal: compare::TerminalSpec,
+        /// The window's size in cells.
+        #[arg(long, default_value = "100x30", value_name = "COLSxROWS", value_parser = parse_size)]
+        size: (u16, u16),
+        /// Seconds after which the terminal is killed and the run fails.
+        #[arg(long, default_value = "600", value_parser = parse_seconds)]
+        timeout: Duration,
+        /// The command and its arguments.
+        #[arg(required = true, last = true)]
+        command: Vec<String>,
+    },
     /// The program window-latency runs inside the terminal.
     #[command(hide = true)]
     WindowProbe {
@@ -305,6 +322,12 @@ fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Command::WindowProbe { socket } => window::run_probe(&socket),
+        Command::RunIn {
+            terminal,
+            size,
+            timeout,
+            command,
+        } => compare::run_in(&terminal, size, &command, timeout),
         Command::PtyCapacity { json } => {
             let results = capacity::measure().context("measuring buffer capacity")?;
             if json {

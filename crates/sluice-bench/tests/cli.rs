@@ -197,3 +197,54 @@ fn latency_measures_echoes_through_the_pipeline() {
     // Loose: an idle echo is well under a frame; the figures belong to docs/performance.md.
     assert!(p99 < 500.0, "{idle}");
 }
+
+/// A stand-in terminal for `run-in`: `env` runs the command put where `{}` is, then exits
+/// with it, as the known terminals do.
+const ENV_TERMINAL: &str = "fake=env SIZE={cols}x{rows} {}";
+
+#[test]
+fn run_in_runs_the_command_in_the_terminal_with_its_size_and_waits() {
+    let out = std::env::temp_dir().join(format!("sluice-bench-run-in-{}", std::process::id()));
+    let script = format!("sleep 0.3; echo $SIZE > {}", out.display());
+    let started = std::time::Instant::now();
+    let (code, _, stderr) = bench(&[
+        "run-in",
+        "--terminal",
+        ENV_TERMINAL,
+        "--size",
+        "120x40",
+        "--",
+        "sh",
+        "-c",
+        &script,
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        started.elapsed() >= std::time::Duration::from_millis(300),
+        "returned before the terminal exited"
+    );
+    let size = std::fs::read_to_string(&out).unwrap();
+    let _ = std::fs::remove_file(&out);
+    assert_eq!(size.trim(), "120x40");
+}
+
+#[test]
+fn run_in_kills_a_terminal_that_outlives_its_timeout() {
+    let started = std::time::Instant::now();
+    let (code, _, stderr) = bench(&[
+        "run-in",
+        "--terminal",
+        ENV_TERMINAL,
+        "--timeout",
+        "0.5",
+        "--",
+        "sleep",
+        "30",
+    ]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("still running"), "{stderr}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "waited out the command instead"
+    );
+}

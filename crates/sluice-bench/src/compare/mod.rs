@@ -23,6 +23,7 @@
 mod drain;
 mod plot;
 mod procfs;
+mod run_in;
 pub mod stats;
 mod table;
 mod terminals;
@@ -41,6 +42,7 @@ use crate::latency::{Percentiles, percentiles};
 use crate::window::protocol::{Message, START_MARK, monotonic_ns};
 use crate::window::{self, Probe, x11};
 pub use plot::plot;
+pub use run_in::run_in;
 pub use table::markdown;
 pub use terminals::{KNOWN, TerminalSpec, known_names};
 
@@ -431,6 +433,11 @@ fn stop(child: &mut Child) {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
+    kill_group(child);
+}
+
+/// Kills the process group this driver created for the terminal, and reaps the terminal.
+fn kill_group(child: &mut Child) {
     // SAFETY: signals the process group this driver created for the terminal (its pid).
     unsafe { libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL) };
     let _ = child.wait();
