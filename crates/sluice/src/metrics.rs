@@ -2,7 +2,7 @@
 //!
 //! Every 30 s while something happens (output read, frames drawn), one info-level event with
 //! the read rate, the ring's fill and high-water mark, the time the reader waited on a full ring,
-//! the parse rate, the longest lock hold, and frames with their p50/p99 cost. Nothing is logged
+//! the ring memory given back after bursts, the parse rate, the longest lock hold, and frames with their p50/p99 cost. Nothing is logged
 //! while the terminal is idle, and no timer runs then. A Metro user can see from it at a glance
 //! that the terminal is not what slows the build (`full_ring_wait_s` stays 0).
 
@@ -23,6 +23,9 @@ pub struct Report {
     pub ring_fill: u64,
     pub ring_high_water: usize,
     pub full_ring_wait_s: f64,
+    /// The ring's memory the reader gave back after bursts in the period
+    /// (`RingProducer::release_idle_memory`).
+    pub ring_released_mb: f64,
     pub parse_mb_s: f64,
     pub longest_lock_hold_ms: f64,
     pub frames: usize,
@@ -98,6 +101,7 @@ impl RuntimeMetrics {
             ring_fill: pty.bytes_read.saturating_sub(term.bytes_parsed),
             ring_high_water: pty.ring_high_water,
             full_ring_wait_s: (pty.full_ring_wait - self.pty.full_ring_wait).as_secs_f64(),
+            ring_released_mb: (pty.ring_released - self.pty.ring_released) as f64 / 1e6,
             parse_mb_s: (term.bytes_parsed - self.term.bytes_parsed) as f64 / 1e6 / seconds,
             longest_lock_hold_ms: longest_lock_hold.as_secs_f64() * 1e3,
             frames: costs.len(),
@@ -118,6 +122,7 @@ pub fn log(report: &Report) {
         ring_fill = report.ring_fill,
         ring_high_water = report.ring_high_water,
         full_ring_wait_s = format!("{:.3}", report.full_ring_wait_s),
+        ring_released_mb = format!("{:.1}", report.ring_released_mb),
         parse_mb_s = format!("{:.2}", report.parse_mb_s),
         longest_lock_hold_ms = format!("{:.3}", report.longest_lock_hold_ms),
         frames = report.frames,
@@ -153,6 +158,7 @@ mod tests {
             bytes_read: 30_000_000,
             ring_high_water: 4096,
             full_ring_wait: Duration::from_millis(250),
+            ring_released: 15_000_000,
             ..idle
         };
         let term = TermStatsSnapshot {
@@ -175,6 +181,7 @@ mod tests {
         assert_eq!(report.read_mb_s, 1.0); // 30 MB in 30 s
         assert_eq!(report.parse_mb_s, 0.5);
         assert_eq!(report.full_ring_wait_s, 0.25);
+        assert_eq!(report.ring_released_mb, 15.0);
         assert_eq!(report.ring_fill, 15_000_000, "read but not yet parsed");
         assert_eq!(report.longest_lock_hold_ms, 1.5);
         assert_eq!(

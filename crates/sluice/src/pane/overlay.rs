@@ -128,6 +128,7 @@ fn idle_report(pty: &PtyStatsSnapshot) -> Report {
         ring_fill: 0,
         ring_high_water: pty.ring_high_water,
         full_ring_wait_s: 0.0,
+        ring_released_mb: 0.0,
         parse_mb_s: 0.0,
         longest_lock_hold_ms: 0.0,
         frames: 0,
