@@ -24,4 +24,4 @@ sleep 4.5
 after=$(memory $pid)
 sleep 6
 quiet=$(memory $pid)
-echo "RSS / anonymous MiB: idle $idle; 3.5 s after $bytes bytes begin $after; 10 s after $quiet"
+echo "RSS / anonymous MiB: idle $idle; 3.5 s after $bytes bytes begin $after; 9.5 s after $quiet"

@@ -225,8 +225,9 @@ impl RingProducer {
     }
 
     /// How much of the ring's free space is resident (`mincore(2)`), in bytes; `None` unless
-    /// the ring is empty. For tests and diagnostics.
-    pub fn resident_free_space(&mut self) -> Option<usize> {
+    /// the ring is empty.
+    #[cfg(test)]
+    fn resident_free_space(&mut self) -> Option<usize> {
         let capacity = self.shared.capacity;
         if self.inner.slots() != capacity {
             return None;
@@ -277,6 +278,7 @@ fn drop_pages(space: &mut [MaybeUninit<u8>]) -> usize {
 }
 
 /// How many bytes of the whole pages inside `space` are resident.
+#[cfg(test)]
 fn resident_pages(space: &[MaybeUninit<u8>]) -> usize {
     let Some((start, len)) = whole_pages(space) else {
         return 0;

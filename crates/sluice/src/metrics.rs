@@ -1,9 +1,10 @@
 //! Runtime metrics: a periodic `tracing` event that shows the pipeline keeping up.
 //!
 //! Every 30 s while something happens (output read, frames drawn), one info-level event with
-//! the read rate, the ring's fill and high-water mark, the time the reader waited on a full ring,
-//! the ring memory given back after bursts, the parse rate, the longest lock hold, and frames with their p50/p99 cost. Nothing is logged
-//! while the terminal is idle, and no timer runs then. A Metro user can see from it at a glance
+//! the read rate, the ring's fill and high-water mark, the time the reader waited on a full
+//! ring, the ring memory given back after bursts, the parse rate, the longest lock hold, and
+//! frames with their p50/p99 cost. Nothing is logged while the terminal is idle, and no timer
+//! runs then. A Metro user can see from it at a glance
 //! that the terminal is not what slows the build (`full_ring_wait_s` stays 0).
 
 use std::time::{Duration, Instant};

@@ -262,19 +262,11 @@ impl Bench<'_> {
         std::fs::create_dir_all(&runtime)?;
         let args = spec.command(&window::probe_command(&socket)?, Some(self.options.size));
         let started = monotonic_ns();
-        let mut child = Command::new(&args[0])
-            .args(&args[1..])
-            .env("DISPLAY", &self.display)
-            .env("XDG_RUNTIME_DIR", &runtime)
-            // Its own process group, so that stopping it reaches whatever it started and
-            // nothing else.
-            .process_group(0)
-            .with_parent_death_signal()
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .with_context(|| format!("cannot start {}", args[0]))?;
+        let mut child = spawn_terminal(&args, |command| {
+            command
+                .env("DISPLAY", &self.display)
+                .env("XDG_RUNTIME_DIR", &runtime);
+        })?;
         let result = self.measure_terminal(&mut child, &listener, started);
         stop(&mut child);
         let (reads, build, window) = result?;
@@ -421,6 +413,23 @@ impl ParentDeath for Command {
             })
         }
     }
+}
+
+/// Starts a terminal from its command line `args`, with `configure` applied first: in its own
+/// process group, so that stopping it reaches whatever it started and nothing else; ending
+/// with the driver; its standard streams null.
+fn spawn_terminal(args: &[String], configure: impl FnOnce(&mut Command)) -> anyhow::Result<Child> {
+    let mut command = Command::new(&args[0]);
+    command.args(&args[1..]);
+    configure(&mut command);
+    command
+        .process_group(0)
+        .with_parent_death_signal()
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .with_context(|| format!("cannot start {}", args[0]))
 }
 
 /// Lets the terminal exit on its own once the probe has (up to 5 s), then stops its process

@@ -2,13 +2,11 @@
 //! same command line, font and window size), for benchmarks that run inside the terminal they
 //! measure, such as vtebench (`benches/vtebench.sh`).
 
-use std::os::unix::process::CommandExt;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 
-use super::{ParentDeath, TerminalSpec};
+use super::TerminalSpec;
 
 /// Starts `spec` at `size` with `command` inside and waits for the terminal to exit (known
 /// terminals exit with their command). Past `timeout` the terminal's process group is killed
@@ -20,15 +18,7 @@ pub fn run_in(
     timeout: Duration,
 ) -> anyhow::Result<()> {
     let args = spec.command(command, Some(size));
-    let mut child = Command::new(&args[0])
-        .args(&args[1..])
-        .process_group(0)
-        .with_parent_death_signal()
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .with_context(|| format!("cannot start {}", args[0]))?;
+    let mut child = super::spawn_terminal(&args, |_| {})?;
     let deadline = Instant::now() + timeout;
     loop {
         // Terminals differ in what status they exit with; what the command leaves behind
