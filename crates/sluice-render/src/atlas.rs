@@ -1,4 +1,5 @@
-//! The glyph atlas: one RGBA texture holding every glyph and sprite drawn so far.
+//! The glyph atlas: one RGBA texture holding every glyph and sprite drawn so far (or, when
+//! rows are composited on the CPU, the same pixels in memory).
 //!
 //! Mask glyphs (ordinary text) are stored as coverage in all four channels and tinted by the
 //! shader; colour glyphs (emoji) are stored premultiplied. The atlas starts small and doubles
@@ -11,6 +12,8 @@ use std::hash::Hash;
 
 use cosmic_text::{CacheKey, SwashContent, SwashImage};
 use etagere::{AtlasAllocator, size2};
+
+use crate::composite::AtlasPixels;
 
 /// Side of the square atlas texture at first, in pixels: 1 MiB, which holds the ASCII of
 /// four styles at 10–14 pt several times over. A 2048² atlas from the start was 16 MiB of
@@ -123,7 +126,10 @@ pub enum AtlasKey {
 pub struct AtlasFull;
 
 pub struct Atlas {
+    /// The texture the cell pipeline samples, or, when rows are composited on the CPU, the
+    /// atlas's pixels in memory (RGBA8, `size` square) and a texture never written.
     texture: wgpu::Texture,
+    pixels: Option<Vec<u8>>,
     pub(crate) view: wgpu::TextureView,
     allocator: AtlasAllocator,
     /// `None`: the image is empty (a space), nothing to draw.
@@ -134,11 +140,15 @@ pub struct Atlas {
 }
 
 impl Atlas {
-    pub fn new(device: &wgpu::Device) -> Self {
-        Self::with_size(device, INITIAL_ATLAS_SIZE, 1)
+    /// An empty atlas; `in_memory` keeps its pixels in memory for [`Compositing::Cpu`]
+    /// instead of in the texture.
+    ///
+    /// [`Compositing::Cpu`]: crate::Compositing::Cpu
+    pub fn new(device: &wgpu::Device, in_memory: bool) -> Self {
+        Self::with_size(device, INITIAL_ATLAS_SIZE, 1, in_memory)
     }
 
-    fn with_size(device: &wgpu::Device, size: u32, generation: u64) -> Self {
+    fn with_size(device: &wgpu::Device, size: u32, generation: u64, in_memory: bool) -> Self {
         let texture = device.create_texture(&wgpu::TextureDescriptor {
             label: Some("glyph atlas"),
             size: wgpu::Extent3d {
@@ -157,6 +167,7 @@ impl Atlas {
         let allocator = AtlasAllocator::new(size2(size as i32, size as i32));
         Self {
             texture,
+            pixels: in_memory.then(|| vec![0; (size * size * 4) as usize]),
             view,
             allocator,
             entries: HashMap::new(),
@@ -180,7 +191,8 @@ impl Atlas {
         if self.size >= MAX_ATLAS_SIZE {
             return false;
         }
-        *self = Self::with_size(device, self.size * 2, self.generation + 1);
+        let in_memory = self.pixels.is_some();
+        *self = Self::with_size(device, self.size * 2, self.generation + 1, in_memory);
         true
     }
 
@@ -214,6 +226,28 @@ impl Atlas {
             allocation.rectangle.min.x as u32,
             allocation.rectangle.min.y as u32,
         );
+        if let Some(pixels) = &mut self.pixels {
+            let stride = (self.size * 4) as usize;
+            let row = (bitmap.width * 4) as usize;
+            for (line, source) in bitmap.data.chunks_exact(row).enumerate() {
+                let at = (y as usize + line) * stride + x as usize * 4;
+                pixels[at..at + row].copy_from_slice(source);
+            }
+        } else {
+            self.write_texture(queue, bitmap, x, y);
+        }
+        Ok(AtlasEntry {
+            x,
+            y,
+            width: bitmap.width,
+            height: bitmap.height,
+            left: bitmap.left,
+            top: bitmap.top,
+            color: bitmap.color,
+        })
+    }
+
+    fn write_texture(&self, queue: &wgpu::Queue, bitmap: &Bitmap, x: u32, y: u32) {
         queue.write_texture(
             wgpu::TexelCopyTextureInfo {
                 texture: &self.texture,
@@ -233,14 +267,13 @@ impl Atlas {
                 depth_or_array_layers: 1,
             },
         );
-        Ok(AtlasEntry {
-            x,
-            y,
-            width: bitmap.width,
-            height: bitmap.height,
-            left: bitmap.left,
-            top: bitmap.top,
-            color: bitmap.color,
+    }
+
+    /// The pixels, when the atlas is kept in memory.
+    pub(crate) fn pixels(&self) -> Option<AtlasPixels<'_>> {
+        self.pixels.as_deref().map(|data| AtlasPixels {
+            data,
+            size: self.size,
         })
     }
 

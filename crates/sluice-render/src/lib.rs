@@ -8,17 +8,22 @@
 //! - Glyphs are rasterised by cosmic-text (swash) into an [`atlas`] and drawn as quads (two
 //!   triangles each) placed cell by cell; box drawing and block elements are drawn by
 //!   [`boxdraw`].
+//! - On a GPU the quads are drawn by the cell pipeline; on a software adapter (lavapipe) the
+//!   same quads are composited on the CPU and the rows copied into the frame texture
+//!   ([`Compositing`], composite.rs), which costs a fraction of lavapipe's rasteriser.
 //! - Frames can be read back as images ([`Renderer::read_frame`]) for tests and screenshots,
 //!   or presented to a window ([`WindowSurface`]).
 
 pub mod atlas;
 mod blank;
 pub mod boxdraw;
+mod composite;
 pub mod damage;
 mod decorations;
 mod error;
 pub mod font;
 mod gpu;
+mod gpu_rows;
 mod image;
 mod offscreen;
 mod pipeline;
@@ -26,6 +31,7 @@ mod renderer;
 mod rows;
 mod surface;
 
+pub use composite::{COMPOSITING_ENV, Compositing};
 pub use damage::OverlayColors;
 pub use decorations::{Decorations, Label, Mark};
 pub use error::{Error, Result};

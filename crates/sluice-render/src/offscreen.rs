@@ -2,6 +2,7 @@
 
 use sluice_term::Snapshot;
 
+use crate::composite::Compositing;
 use crate::error::Result;
 use crate::font::FontConfig;
 use crate::gpu::Gpu;
@@ -16,15 +17,19 @@ pub struct Offscreen {
 }
 
 impl Offscreen {
-    /// Opens the default adapter. Fails, never falls back to nothing, when there is none.
+    /// Opens the default adapter, compositing as suits it ([`Compositing::for_adapter`]).
+    /// Fails, never falls back to nothing, when there is none.
     pub fn new(fonts: &FontConfig) -> Result<Self> {
+        Self::with_compositing(fonts, None)
+    }
+
+    /// The same, compositing as `compositing` says when it is given.
+    pub fn with_compositing(fonts: &FontConfig, compositing: Option<Compositing>) -> Result<Self> {
         let gpu = Gpu::headless()?;
-        let renderer = Renderer::new(
-            &gpu.device,
-            &gpu.queue,
-            wgpu::TextureFormat::Rgba8Unorm,
-            fonts,
-        )?;
+        let format = wgpu::TextureFormat::Rgba8Unorm;
+        let compositing = compositing
+            .unwrap_or_else(|| Compositing::for_adapter(&gpu.adapter.get_info(), format));
+        let renderer = Renderer::new(&gpu.device, &gpu.queue, format, fonts, compositing)?;
         let view = renderer.new_view();
         Ok(Self {
             gpu,

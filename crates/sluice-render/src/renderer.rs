@@ -4,14 +4,15 @@ use sluice_term::Snapshot;
 use wgpu::util::DeviceExt;
 
 use crate::atlas::{Atlas, MAX_ATLAS_SIZE};
-use crate::blank::BlankRow;
+use crate::composite::{Compositing, CpuRows, PixelOrder};
 use crate::damage::{self, Overlay, OverlayColors, UNDRAWN};
 use crate::decorations::Decorations;
 use crate::error::Result;
 use crate::font::{CellMetrics, FontConfig, Fonts};
+use crate::gpu_rows::GpuRows;
 use crate::image::Image;
-use crate::pipeline::{PipelineSpec, render_pipeline, uniform_and_texture_layout};
-use crate::rows::{QUAD_INDICES, QUAD_VERTICES, RowBuilder, Vertex, quad_indices};
+use crate::pipeline::uniform_and_texture_layout;
+use crate::rows::{QUAD_VERTICES, RowBuilder, Vertex};
 
 /// What one call to [`Renderer::render`] did.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -34,7 +35,8 @@ struct Globals {
 /// Draws snapshots into [`PaneView`]s, redrawing only what changed.
 ///
 /// What is shared by every pane of every window lives here: the fonts and their glyph atlas,
-/// the pipeline, the vertex and index buffers, the blank row. What belongs to one pane's
+/// and the painter (the GPU's pipeline, buffers and blank row, or the CPU compositor's
+/// staging buffers). What belongs to one pane's
 /// picture (its frame texture, the fingerprints of the rows drawn in it, its decorations, its
 /// focus) is in its [`PaneView`], so a second pane or window costs a texture, not a second
 /// atlas.
@@ -47,55 +49,42 @@ pub struct Renderer {
     /// starts afresh.
     font_generation: u64,
     atlas: Atlas,
-    pipeline: wgpu::RenderPipeline,
     bind_group_layout: wgpu::BindGroupLayout,
-    /// The quads' corners ([`QUAD_VERTICES`] each), rewritten every frame.
-    vertices: wgpu::Buffer,
-    /// Two triangles per quad; the same for every frame, so written only when it grows.
-    indices: wgpu::Buffer,
-    /// Quads the two buffers hold.
-    quad_capacity: usize,
+    /// The quads of the rows being drawn, [`QUAD_VERTICES`] a quad.
     scratch: Vec<Vertex>,
-    /// Copied under each row before it is drawn.
-    blank: BlankRow,
+    /// What turns the quads into pixels in the frame texture.
+    painter: Painter,
+}
+
+/// How the quads become pixels: drawn by the GPU, or composited on the CPU (composite.rs).
+enum Painter {
+    Gpu(GpuRows),
+    Cpu(CpuRows),
 }
 
 impl Renderer {
-    /// A renderer drawing frames of `format` (the surface's format, or `Rgba8Unorm` offscreen).
+    /// A renderer drawing frames of `format` (the surface's format, or `Rgba8Unorm` offscreen),
+    /// their rows composited as `compositing` says (the GPU where the CPU cannot write
+    /// `format`).
     pub fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         format: wgpu::TextureFormat,
         fonts: &FontConfig,
+        compositing: Compositing,
     ) -> Result<Self> {
         let fonts = Fonts::new(fonts)?;
-        let atlas = Atlas::new(device);
         let bind_group_layout = uniform_and_texture_layout(
             device,
             "cell bind group layout",
             wgpu::ShaderStages::VERTEX,
         );
-        let attributes = wgpu::vertex_attr_array![
-            0 => Float32x2, 1 => Float32x2, 2 => Float32x4, 3 => Uint32
-        ];
-        let pipeline = render_pipeline(
-            device,
-            &bind_group_layout,
-            PipelineSpec {
-                label: "cell pipeline",
-                wgsl: include_str!("../shaders/cell.wgsl"),
-                buffers: &[Some(wgpu::VertexBufferLayout {
-                    array_stride: std::mem::size_of::<Vertex>() as u64,
-                    step_mode: wgpu::VertexStepMode::Vertex,
-                    attributes: &attributes,
-                })],
-                format,
-                blend: Some(wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING),
-                topology: wgpu::PrimitiveTopology::TriangleList,
-            },
-        );
-        let quad_capacity = 4096;
-        let (vertices, indices) = Self::quad_buffers(device, quad_capacity);
+        // The GPU's pipeline and buffers exist only where they draw.
+        let painter = match (compositing, PixelOrder::of(format)) {
+            (Compositing::Cpu, Some(order)) => Painter::Cpu(CpuRows::new(order)),
+            _ => Painter::Gpu(GpuRows::new(device, &bind_group_layout, format)),
+        };
+        let atlas = Atlas::new(device, matches!(painter, Painter::Cpu(_)));
         Ok(Self {
             device: device.clone(),
             queue: queue.clone(),
@@ -103,31 +92,18 @@ impl Renderer {
             fonts,
             font_generation: 0,
             atlas,
-            pipeline,
             bind_group_layout,
-            vertices,
-            indices,
-            quad_capacity,
             scratch: Vec::new(),
-            blank: BlankRow::new(format),
+            painter,
         })
     }
 
-    /// A vertex buffer for `quads` quads, and the index buffer that draws them.
-    fn quad_buffers(device: &wgpu::Device, quads: usize) -> (wgpu::Buffer, wgpu::Buffer) {
-        let vertices = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("cell vertices"),
-            size: (quads * QUAD_VERTICES * std::mem::size_of::<Vertex>()) as u64,
-            usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let pattern: Vec<u32> = (0..quads as u32).flat_map(quad_indices).collect();
-        let indices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("cell indices"),
-            contents: bytemuck::cast_slice(&pattern),
-            usage: wgpu::BufferUsages::INDEX,
-        });
-        (vertices, indices)
+    /// How rows are composited.
+    pub fn compositing(&self) -> Compositing {
+        match self.painter {
+            Painter::Gpu(_) => Compositing::Gpu,
+            Painter::Cpu(_) => Compositing::Cpu,
+        }
     }
 
     /// The cell size in pixels.
@@ -319,6 +295,9 @@ impl Renderer {
 
         let quads = self.draw_rows(&mut encoder, view, snapshot, &overlay, &rows);
         self.queue.submit([encoder.finish()]);
+        if let Painter::Cpu(cpu) = &mut self.painter {
+            cpu.submitted();
+        }
 
         for &row in &rows {
             view.drawn[row] = match &new_hashes {
@@ -346,6 +325,8 @@ impl Renderer {
         }
         let mut vertices = std::mem::take(&mut self.scratch);
         vertices.clear();
+        // Where each row's quads end in `vertices`.
+        let mut row_ends = Vec::with_capacity(rows.len());
         let mut built = false;
         let metrics = self.fonts.metrics();
         let frames = view.frames.as_ref().expect("frames exist");
@@ -362,10 +343,13 @@ impl Renderer {
                 rows: frame_rows,
                 out: &mut vertices,
             };
+            row_ends.clear();
             if rows.iter().all(|&row| {
-                builder
+                let ok = builder
                     .build(snapshot, overlay, &view.decorations, row)
-                    .is_ok()
+                    .is_ok();
+                row_ends.push(builder.out.len());
+                ok
             }) {
                 built = true;
                 break;
@@ -389,44 +373,33 @@ impl Renderer {
             tracing::warn!("glyph atlas too small for one frame; some glyphs are missing");
         }
         let quads = vertices.len() / QUAD_VERTICES;
-        if quads > self.quad_capacity {
-            self.quad_capacity = quads.next_power_of_two();
-            (self.vertices, self.indices) = Self::quad_buffers(&self.device, self.quad_capacity);
-        }
-        self.queue
-            .write_buffer(&self.vertices, 0, bytemuck::cast_slice(&vertices));
-        // Every row drawn starts blank: its default background is copied, not shaded (blank.rs).
-        let row_height = frames.row_height;
-        self.blank.prepare(
-            &self.device,
-            encoder,
-            (frames.width, row_height),
-            snapshot.background,
-        );
-        for &row in rows {
-            let top = ((origin + row) % frame_rows.max(1)) as u32 * row_height;
-            self.blank
-                .copy_over(encoder, &frames.texture, top, row_height);
-        }
-        {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("rows"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &frames.view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Load,
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                ..Default::default()
-            });
-            pass.set_pipeline(&self.pipeline);
-            pass.set_bind_group(0, view.bind_group.as_ref().expect("frames exist"), &[]);
-            pass.set_vertex_buffer(0, self.vertices.slice(..));
-            pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint32);
-            pass.draw_indexed(0..(quads * QUAD_INDICES) as u32, 0, 0..1);
+        match &mut self.painter {
+            Painter::Gpu(gpu) => {
+                let bind_group = view.bind_group.as_ref().expect("frames exist");
+                let target = (frames, bind_group);
+                gpu.draw(
+                    &self.device,
+                    &self.queue,
+                    encoder,
+                    target,
+                    rows,
+                    &vertices,
+                    snapshot.background,
+                );
+            }
+            Painter::Cpu(cpu) => {
+                if let Some(atlas) = self.atlas.pixels() {
+                    cpu.composite(
+                        &self.device,
+                        encoder,
+                        frames,
+                        (rows, &row_ends),
+                        &vertices,
+                        atlas,
+                        snapshot.background,
+                    );
+                }
+            }
         }
         self.scratch = vertices;
         quads
@@ -469,14 +442,14 @@ fn rows_in(view: &PaneView) -> usize {
 /// GPU work at all; presenting (and readback) start at `origin` and wrap.
 /// (A texture-to-texture copy was the first way: ~5 MB moved per scrolled frame at 160×50,
 /// most of a scroll's process time on lavapipe.)
-struct Frames {
-    texture: wgpu::Texture,
-    view: wgpu::TextureView,
-    width: u32,
-    height: u32,
-    rows: usize,
-    row_height: u32,
-    origin: usize,
+pub(crate) struct Frames {
+    pub texture: wgpu::Texture,
+    pub view: wgpu::TextureView,
+    pub width: u32,
+    pub height: u32,
+    pub rows: usize,
+    pub row_height: u32,
+    pub origin: usize,
     /// The renderer's font when these frames were made.
     font_generation: u64,
 }

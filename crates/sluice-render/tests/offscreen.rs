@@ -1,13 +1,23 @@
 //! The renderer on a real (software) GPU adapter: pixels at known places, damage rendering
 //! equal to full redraws, wide glyphs, box drawing. In CI a missing adapter fails these tests.
 
-use sluice_render::{FontConfig, Image, Offscreen};
+use sluice_render::{Compositing, FontConfig, Image, Offscreen};
 use sluice_term::{Replay, Snapshot};
 
 fn offscreen() -> Offscreen {
     Offscreen::new(&FontConfig::default())
         .expect("a GPU adapter (install mesa-vulkan-drivers for lavapipe)")
 }
+
+/// An offscreen renderer whose rows are composited as `compositing` says.
+fn offscreen_with(compositing: Compositing) -> Offscreen {
+    let gpu = Offscreen::with_compositing(&FontConfig::default(), Some(compositing))
+        .expect("a GPU adapter (install mesa-vulkan-drivers for lavapipe)");
+    assert_eq!(gpu.renderer.compositing(), compositing);
+    gpu
+}
+
+const BOTH: [Compositing; 2] = [Compositing::Gpu, Compositing::Cpu];
 
 fn render(gpu: &mut Offscreen, replay: &mut Replay, snapshot: &mut Snapshot) -> Image {
     replay.update_snapshot(snapshot);
@@ -138,15 +148,9 @@ fn box_drawing_lines_have_no_gaps() {
 /// One change to the terminal in a recorded sequence.
 type Step = Box<dyn Fn(&mut Replay)>;
 
-/// Renders a recorded sequence step by step, once with damage tracking and once redrawing
-/// everything each frame, and requires identical pixels after every step.
-#[test]
-fn damage_rendering_equals_full_redraw_frame_by_frame() {
-    let mut damage = offscreen();
-    let mut full = offscreen();
-    let mut replay = Replay::new(40, 12, 100);
-    let mut snapshot = Snapshot::default();
-
+/// A recorded session: colours, a progress bar, scrolling, a scroll region, the alternate
+/// screen, decorations, cursor shapes, selections and resizes.
+fn recorded_steps() -> Vec<Step> {
     let mut steps: Vec<Step> = Vec::new();
     steps.push(Box::new(|r| {
         r.feed(
@@ -195,6 +199,25 @@ fn damage_rendering_equals_full_redraw_frame_by_frame() {
     steps.push(Box::new(|r| r.feed(b"after resize\r\n")));
     steps.push(Box::new(|r| r.resize(40, 12)));
 
+    steps
+}
+
+/// Renders a recorded sequence step by step, once with damage tracking and once redrawing
+/// everything each frame, and requires identical pixels after every step: rows drawn by the
+/// GPU and rows composited on the CPU alike.
+#[test]
+fn damage_rendering_equals_full_redraw_frame_by_frame() {
+    for compositing in BOTH {
+        damage_equals_full_redraw(compositing);
+    }
+}
+
+fn damage_equals_full_redraw(compositing: Compositing) {
+    let mut damage = offscreen_with(compositing);
+    let mut full = offscreen_with(compositing);
+    let mut replay = Replay::new(40, 12, 100);
+    let mut snapshot = Snapshot::default();
+    let steps = recorded_steps();
     let mut scrolled = 0;
     for (i, step) in steps.iter().enumerate() {
         step(&mut replay);
@@ -209,13 +232,14 @@ fn damage_rendering_equals_full_redraw_frame_by_frame() {
 
         if with_damage != redrawn {
             with_damage
-                .save_png(&out_dir().join(format!("step{i}_damage.png")))
+                .save_png(&out_dir().join(format!("{compositing:?}_step{i}_damage.png")))
                 .unwrap();
             redrawn
-                .save_png(&out_dir().join(format!("step{i}_full.png")))
+                .save_png(&out_dir().join(format!("{compositing:?}_step{i}_full.png")))
                 .unwrap();
             panic!(
-                "step {i}: damage rendering differs from a full redraw (images in {:?})",
+                "{compositing:?}, step {i}: damage rendering differs from a full redraw \
+                 (images in {:?})",
                 out_dir()
             );
         }
@@ -224,7 +248,57 @@ fn damage_rendering_equals_full_redraw_frame_by_frame() {
     // scroll it; each of those must have been a texture move.
     assert!(
         scrolled >= 8,
-        "scrolls were done by moving the texture ({scrolled} times)"
+        "{compositing:?}: scrolls were done by moving the texture ({scrolled} times)"
+    );
+}
+
+/// Rows composited on the CPU are the GPU pipeline's pixels: the same recorded session drawn
+/// both ways, step by step, may differ by no more than the rounding of a blend, and only
+/// where text is antialiased. (lavapipe rounds the shader's premultiplied colour to 8 bits
+/// before it blends, and rounds the blend again; the CPU rounds once: two levels in 255.)
+#[test]
+fn cpu_compositing_draws_what_the_gpu_draws() {
+    let mut on_gpu = offscreen_with(Compositing::Gpu);
+    let mut on_cpu = offscreen_with(Compositing::Cpu);
+    let mut replay = Replay::new(40, 12, 100);
+    let mut snapshot = Snapshot::default();
+    let (mut compared, mut differing) = (0usize, 0usize);
+    for (i, step) in recorded_steps().iter().enumerate() {
+        step(&mut replay);
+        replay.update_snapshot(&mut snapshot);
+        let mut copy = snapshot.clone();
+        let gpu = on_gpu.render_image(&mut snapshot).unwrap();
+        let cpu = on_cpu.render_image(&mut copy).unwrap();
+        assert_eq!((gpu.width, gpu.height), (cpu.width, cpu.height));
+        let worst = gpu
+            .rgba
+            .iter()
+            .zip(&cpu.rgba)
+            .map(|(a, b)| a.abs_diff(*b))
+            .max()
+            .unwrap_or(0);
+        differing += gpu
+            .rgba
+            .iter()
+            .zip(&cpu.rgba)
+            .filter(|(a, b)| a != b)
+            .count();
+        compared += gpu.rgba.len();
+        if worst > 2 {
+            gpu.save_png(&out_dir().join(format!("step{i}_gpu.png")))
+                .unwrap();
+            cpu.save_png(&out_dir().join(format!("step{i}_cpu.png")))
+                .unwrap();
+            panic!(
+                "step {i}: CPU compositing differs from the GPU by {worst} (images in {:?})",
+                out_dir()
+            );
+        }
+    }
+    // Rounding differences are rare: most of every frame is solid colour.
+    assert!(
+        differing * 100 < compared,
+        "{differing} of {compared} channels differ"
     );
 }
 
@@ -233,8 +307,14 @@ fn damage_rendering_equals_full_redraw_frame_by_frame() {
 /// renderer that never saw the small atlas's contents.
 #[test]
 fn growing_the_glyph_atlas_keeps_what_is_drawn_and_draws_what_is_new() {
-    let mut damage = offscreen();
-    let mut full = offscreen();
+    for compositing in BOTH {
+        atlas_growth_keeps_what_is_drawn(compositing);
+    }
+}
+
+fn atlas_growth_keeps_what_is_drawn(compositing: Compositing) {
+    let mut damage = offscreen_with(compositing);
+    let mut full = offscreen_with(compositing);
     let first_size = damage.renderer.atlas_size();
     let mut replay = Replay::new(120, 40, 100);
     let mut snapshot = Snapshot::default();
@@ -274,7 +354,8 @@ fn growing_the_glyph_atlas_keeps_what_is_drawn_and_draws_what_is_new() {
         grown.save_png(&out_dir().join("atlas_grown.png")).unwrap();
         redrawn.save_png(&out_dir().join("atlas_full.png")).unwrap();
         panic!(
-            "a frame drawn across the atlas's growth differs from a full redraw ({:?})",
+            "{compositing:?}: a frame drawn across the atlas's growth differs from a full redraw \
+             ({:?})",
             out_dir()
         );
     }

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use sluice_render::{FontConfig, Gpu, Renderer};
+use sluice_render::{Compositing, FontConfig, Gpu, Renderer};
 use winit::application::ApplicationHandler;
 use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
@@ -106,7 +106,9 @@ impl Graphics {
         tracing::info!(adapter = %gpu.describe(), "rendering");
         let format = sluice_render::preferred_format(surface, &gpu.adapter)?;
         let font = font_config(config, points_to_pixels(config.font.size, scale));
-        let renderer = Renderer::new(&gpu.device, &gpu.queue, format, &font)?;
+        let compositing = Compositing::for_adapter(&gpu.adapter.get_info(), format);
+        let renderer = Renderer::new(&gpu.device, &gpu.queue, format, &font, compositing)?;
+        tracing::info!(compositing = ?renderer.compositing(), "rows composited");
         Ok(Graphics {
             renderer,
             gpu,

@@ -1,0 +1,566 @@
+//! Compositing rows on the CPU, for software adapters.
+//!
+//! On lavapipe a quad costs its setup and binning on lavapipe's queue thread and its pixels
+//! on the `llvmpipe-N` threads: `frame-cpu` full redraws took 8.6 ms of process CPU at
+//! 160×50 (2,751 quads) against 1.3 ms on the drawing thread, about 2.6 µs a quad for quads
+//! of a glyph's size (docs/performance.md, "Compositing on the CPU"). The same quads blended
+//! here, pixel by pixel from a copy of the atlas kept in memory, and written into the frame
+//! texture row by row, cost a fraction of that: there is no GPU to hand the work to, so
+//! Sluice does it without the detour. On a real GPU the quads are drawn as before.
+//!
+//! The quads are exactly those the cell pipeline draws ([`crate::rows`]), in the same order,
+//! with the same arithmetic as `shaders/cell.wgsl` and premultiplied-alpha blending: opaque
+//! rectangles, atlas coverage tinted with a colour, and premultiplied colour images. A pixel is
+//! covered when its centre is inside the quad, as a rasteriser decides, and samples the texel
+//! under its centre.
+
+use std::ops::Range;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::renderer::Frames;
+use crate::rows::{QUAD_VERTICES, Vertex};
+use sluice_term::Rgb;
+
+/// How rows are drawn into a pane's frame texture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compositing {
+    /// Quads drawn by the GPU's cell pipeline.
+    Gpu,
+    /// Quads blended on the CPU, rows written into the frame texture.
+    Cpu,
+}
+
+/// The environment variable that overrides the choice: `gpu` or `cpu`.
+pub const COMPOSITING_ENV: &str = "SLUICE_COMPOSITING";
+
+impl Compositing {
+    /// The CPU for software adapters (lavapipe, llvmpipe, WARP), the GPU for the others;
+    /// [`COMPOSITING_ENV`] overrides. Only 8-bit linear formats are composited on the CPU (an
+    /// sRGB target would need the GPU's conversion), whatever is asked.
+    pub fn for_adapter(info: &wgpu::AdapterInfo, format: wgpu::TextureFormat) -> Compositing {
+        let asked = std::env::var(COMPOSITING_ENV).ok();
+        let chosen = match asked.as_deref() {
+            Some("cpu") => Compositing::Cpu,
+            Some("gpu") => Compositing::Gpu,
+            other => {
+                if let Some(value) = other {
+                    tracing::warn!(
+                        value,
+                        "{COMPOSITING_ENV} is neither `gpu` nor `cpu`; chosen by the adapter"
+                    );
+                }
+                if info.device_type == wgpu::DeviceType::Cpu {
+                    Compositing::Cpu
+                } else {
+                    Compositing::Gpu
+                }
+            }
+        };
+        if chosen == Compositing::Cpu && PixelOrder::of(format).is_none() {
+            return Compositing::Gpu;
+        }
+        chosen
+    }
+}
+
+/// The byte order of a frame format the CPU can write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PixelOrder {
+    Rgba,
+    Bgra,
+}
+
+impl PixelOrder {
+    pub(crate) fn of(format: wgpu::TextureFormat) -> Option<PixelOrder> {
+        match format {
+            wgpu::TextureFormat::Rgba8Unorm => Some(PixelOrder::Rgba),
+            wgpu::TextureFormat::Bgra8Unorm => Some(PixelOrder::Bgra),
+            _ => None,
+        }
+    }
+
+    /// `rgba` in this order.
+    fn arrange(self, [r, g, b, a]: [u8; 4]) -> [u8; 4] {
+        match self {
+            PixelOrder::Rgba => [r, g, b, a],
+            PixelOrder::Bgra => [b, g, r, a],
+        }
+    }
+}
+
+/// The atlas's pixels as the CPU sees them: RGBA8, `size` pixels square.
+#[derive(Clone, Copy)]
+pub(crate) struct AtlasPixels<'a> {
+    pub data: &'a [u8],
+    pub size: u32,
+}
+
+/// Rows of pixels being composited, in memory the caller lends (a staging buffer mapped for
+/// writing, so that nothing is copied on the way to the texture but by the copy into it).
+struct Canvas<'a> {
+    /// Four bytes a pixel in the frame's order, as one `u32` each (native byte order),
+    /// `stride` of them from one line of pixels to the next.
+    pixels: &'a mut [u32],
+    stride: usize,
+    width: u32,
+    top: u32,
+    height: u32,
+}
+
+impl<'a> Canvas<'a> {
+    /// The `width × height` pixels of the frame from `top` down, in `pixels` (`stride` a
+    /// line), all `background`.
+    fn blank(
+        pixels: &'a mut [u32],
+        stride: usize,
+        order: PixelOrder,
+        (width, top, height): (u32, u32, u32),
+        background: Rgb,
+    ) -> Self {
+        let pixel = order.arrange([background.r, background.g, background.b, 255]);
+        let pixel = u32::from_ne_bytes(pixel);
+        for line in pixels.chunks_mut(stride).take(height as usize) {
+            line[..width as usize].fill(pixel);
+        }
+        Canvas {
+            pixels,
+            stride,
+            width,
+            top,
+            height,
+        }
+    }
+
+    /// Blends `vertices` ([`QUAD_VERTICES`] a quad, in drawing order) over the rows.
+    fn draw(&mut self, order: PixelOrder, vertices: &[Vertex], atlas: AtlasPixels) {
+        for quad in vertices.chunks_exact(QUAD_VERTICES) {
+            self.quad(order, &quad[0], &quad[QUAD_VERTICES - 1], atlas);
+        }
+    }
+
+    /// One quad, from its top-left and bottom-right corners.
+    fn quad(&mut self, order: PixelOrder, first: &Vertex, last: &Vertex, atlas: AtlasPixels) {
+        // The pixels whose centres are inside, cut to the rows.
+        let mut xs = covered(first.pixel[0], last.pixel[0], (0, i64::from(self.width)));
+        let mut ys = covered(
+            first.pixel[1],
+            last.pixel[1],
+            (i64::from(self.top), i64::from(self.top + self.height)),
+        );
+        let color = order.arrange(unit_to_bytes(first.color));
+        let kind = first.kind;
+        // Pixel x samples texel x + du (the shader's floor(texel) at the pixel's centre; the
+        // corners' texels step one per pixel), and only texels inside the atlas count: those
+        // outside are transparent.
+        let (du, dv) = (
+            texel_offset(first.pixel[0], first.texel[0]),
+            texel_offset(first.pixel[1], first.texel[1]),
+        );
+        if kind != KIND_SOLID {
+            let size = i64::from(atlas.size);
+            xs = xs.start.max(-du)..xs.end.min(size - du);
+            ys = ys.start.max(-dv)..ys.end.min(size - dv);
+        }
+        if xs.start >= xs.end || ys.start >= ys.end {
+            return;
+        }
+        let (x0, x1) = (xs.start as usize, xs.end as usize);
+        for y in ys {
+            let line = (y - i64::from(self.top)) as usize * self.stride;
+            let dst = &mut self.pixels[line + x0..line + x1];
+            if kind == KIND_SOLID {
+                blend_solid(dst, color);
+                continue;
+            }
+            let texel_line = ((y + dv) * i64::from(atlas.size) + (xs.start + du)) as usize * 4;
+            let src = &atlas.data[texel_line..texel_line + dst.len() * 4];
+            if kind == KIND_MASK {
+                blend_mask(dst, src, color);
+            } else {
+                blend_image(dst, src, order);
+            }
+        }
+    }
+}
+
+/// Compositing rows on the CPU: where they are composited, and the buffers they are copied
+/// into the frame texture from.
+pub(crate) struct CpuRows {
+    order: PixelOrder,
+    staging: StagingPool,
+    /// The buffer this frame's rows are copied from, until the frame is submitted.
+    in_flight: Option<Staging>,
+    /// Where rows are composited, laid out as in the staging buffer: mapped memory may
+    /// only be written (it can be write-combined), and blending reads what is there.
+    scratch: Vec<u32>,
+}
+
+impl CpuRows {
+    pub(crate) fn new(order: PixelOrder) -> Self {
+        Self {
+            order,
+            staging: StagingPool::default(),
+            in_flight: None,
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Composites `rows` (viewport rows of `frames`), their quads in `vertices` up to
+    /// `row_ends` (one end a row), over `background`, into a staging buffer, and records
+    /// copying them into the frame texture: one copy for each run of rows next to each other
+    /// in the texture (a full redraw is one or two).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn composite(
+        &mut self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        frames: &Frames,
+        (rows, row_ends): (&[usize], &[usize]),
+        vertices: &[Vertex],
+        atlas: AtlasPixels,
+        background: Rgb,
+    ) {
+        // (texture row, the row's quads), in texture order.
+        let mut placed: Vec<(usize, Range<usize>)> = rows
+            .iter()
+            .zip(row_ends)
+            .scan(0, |start, (&row, &end)| {
+                let quads = *start..end;
+                *start = end;
+                Some(((frames.origin + row) % frames.rows.max(1), quads))
+            })
+            .collect();
+        placed.sort_unstable_by_key(|(texture_row, _)| *texture_row);
+        // A copy out of a buffer wants its lines 256 bytes apart.
+        let bytes_per_line =
+            (frames.width * 4).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
+        let lines = |rows: usize| (rows as u32 * frames.row_height).min(frames.height);
+        let size = u64::from(bytes_per_line) * u64::from(lines(placed.len()));
+        if size == 0 {
+            return;
+        }
+        let staging = self.staging.take(device, size);
+        self.scratch.resize((size / 4) as usize, 0);
+        let mut offset = 0;
+        for run in placed.chunk_by(|a, b| a.0 + 1 == b.0) {
+            let top = run[0].0 as u32 * frames.row_height;
+            let height = lines(run.len()).min(frames.height.saturating_sub(top));
+            let len = (height * bytes_per_line / 4) as usize;
+            let mut canvas = Canvas::blank(
+                &mut self.scratch[offset..offset + len],
+                (bytes_per_line / 4) as usize,
+                self.order,
+                (frames.width, top, height),
+                background,
+            );
+            for (_, quads) in run {
+                canvas.draw(self.order, &vertices[quads.clone()], atlas);
+            }
+            encoder.copy_buffer_to_texture(
+                wgpu::TexelCopyBufferInfo {
+                    buffer: &staging.buffer,
+                    layout: wgpu::TexelCopyBufferLayout {
+                        offset: (offset * 4) as u64,
+                        bytes_per_row: Some(bytes_per_line),
+                        rows_per_image: None,
+                    },
+                },
+                wgpu::TexelCopyTextureInfo {
+                    texture: &frames.texture,
+                    mip_level: 0,
+                    origin: wgpu::Origin3d { x: 0, y: top, z: 0 },
+                    aspect: wgpu::TextureAspect::All,
+                },
+                wgpu::Extent3d {
+                    width: frames.width,
+                    height,
+                    depth_or_array_layers: 1,
+                },
+            );
+            offset += len;
+        }
+        match staging.buffer.slice(..size).get_mapped_range_mut() {
+            Ok(mut mapped) => mapped.copy_from_slice(bytemuck::cast_slice(&self.scratch)),
+            Err(err) => tracing::warn!(%err, "cannot write the composited rows"),
+        }
+        staging.buffer.unmap();
+        self.in_flight = Some(staging);
+    }
+
+    /// The frame that copies out of this frame's staging buffer is submitted: the buffer is
+    /// mapped again for a later frame once the copy is done.
+    pub(crate) fn submitted(&mut self) {
+        if let Some(staging) = self.in_flight.take() {
+            self.staging.give_back(staging);
+        }
+    }
+}
+
+/// Staging buffers that rows are composited into, each mapped for writing while idle.
+///
+/// `Queue::write_texture` would copy the rows once more into a staging buffer of its own,
+/// new each time: on lavapipe fresh memory, whose page faults were 15% of a full redraw's
+/// CPU in `frame-cpu` (a 6 MB frame at 160×50 is 1,500 pages). These are kept and mapped
+/// again once the copy out of them is done.
+#[derive(Default)]
+struct StagingPool {
+    idle: Vec<Staging>,
+}
+
+/// One staging buffer, with whether it is mapped (its map callback has run).
+struct Staging {
+    buffer: wgpu::Buffer,
+    mapped: Arc<AtomicBool>,
+}
+
+/// Buffers kept: one being copied from, one being mapped again, one to write the next frame
+/// into. More are dropped (a frame that finds none mapped makes a new one).
+const KEPT: usize = 3;
+
+impl StagingPool {
+    /// A buffer of at least `size` bytes, mapped for writing: an idle one, else a new one.
+    fn take(&mut self, device: &wgpu::Device, size: u64) -> Staging {
+        // Runs the map callbacks of the buffers given back earlier, without waiting.
+        let _ = device.poll(wgpu::PollType::Poll);
+        let ready = self
+            .idle
+            .iter()
+            .position(|s| s.mapped.load(Ordering::Acquire) && s.buffer.size() >= size);
+        if let Some(index) = ready {
+            return self.idle.swap_remove(index);
+        }
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("composited rows"),
+            size: size.next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT),
+            usage: wgpu::BufferUsages::MAP_WRITE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: true,
+        });
+        Staging {
+            buffer,
+            mapped: Arc::new(AtomicBool::new(true)),
+        }
+    }
+
+    /// Takes `staging` back once the commands copying from it are submitted: it is mapped
+    /// again when the GPU is done with them.
+    fn give_back(&mut self, staging: Staging) {
+        staging.mapped.store(false, Ordering::Release);
+        let mapped = staging.mapped.clone();
+        staging
+            .buffer
+            .slice(..)
+            .map_async(wgpu::MapMode::Write, move |result| {
+                mapped.store(result.is_ok(), Ordering::Release);
+            });
+        self.idle.push(staging);
+        if self.idle.len() > KEPT {
+            self.idle.remove(0);
+        }
+    }
+}
+
+/// The pixels from `from` to `to` whose centres are inside, within `limit`.
+fn covered(from: f32, to: f32, limit: (i64, i64)) -> Range<i64> {
+    let start = ((from - 0.5).ceil() as i64).max(limit.0);
+    let end = ((to - 0.5).ceil() as i64).min(limit.1);
+    start..end.max(start)
+}
+
+/// What to add to a pixel's coordinate for the texel the shader samples there, given one
+/// corner's pixel and texel coordinates.
+fn texel_offset(pixel: f32, texel: f32) -> i64 {
+    (texel + 0.5 - pixel).floor() as i64
+}
+
+/// The shader's quad kinds (`shaders/cell.wgsl`).
+const KIND_SOLID: u32 = 0;
+const KIND_MASK: u32 = 1;
+
+/// A colour in 0–1 as the bytes a unorm target stores.
+fn unit_to_bytes(color: [f32; 4]) -> [u8; 4] {
+    color.map(|c| (c.clamp(0.0, 1.0) * 255.0).round() as u8)
+}
+
+/// `a × b / 255`, rounded.
+fn mul255(a: u8, b: u8) -> u8 {
+    ((u32::from(a) * u32::from(b) + 127) / 255) as u8
+}
+
+/// An opaque rectangle's row.
+fn blend_solid(dst: &mut [u32], color: [u8; 4]) {
+    dst.fill(u32::from_ne_bytes([color[0], color[1], color[2], 255]));
+}
+
+/// `color` tinted by the coverage in the alpha of each RGBA `src` texel, over `dst` (the shader
+/// premultiplies, the blend adds `dst × (1 − α)`). The frame is opaque: alpha stays 255.
+fn blend_mask(dst: &mut [u32], src: &[u8], color: [u8; 4]) {
+    let opaque = u32::from_ne_bytes([color[0], color[1], color[2], 255]);
+    for (pixel, texel) in dst.iter_mut().zip(src.chunks_exact(4)) {
+        let alpha = mul255(texel[3], color[3]);
+        match alpha {
+            0 => {}
+            255 => *pixel = opaque,
+            _ => {
+                let (a, keep) = (u32::from(alpha), 255 - u32::from(alpha));
+                let mut out = pixel.to_ne_bytes();
+                for channel in 0..3 {
+                    let mixed = u32::from(color[channel]) * a + u32::from(out[channel]) * keep;
+                    out[channel] = ((mixed + 127) / 255) as u8;
+                }
+                *pixel = u32::from_ne_bytes(out);
+            }
+        }
+    }
+}
+
+/// Premultiplied RGBA `src` texels over `dst`.
+fn blend_image(dst: &mut [u32], src: &[u8], order: PixelOrder) {
+    for (pixel, texel) in dst.iter_mut().zip(src.chunks_exact(4)) {
+        let texel = order.arrange([texel[0], texel[1], texel[2], texel[3]]);
+        let keep = 255 - texel[3];
+        let mut out = pixel.to_ne_bytes();
+        for channel in 0..3 {
+            out[channel] = texel[channel].saturating_add(mul255(out[channel], keep));
+        }
+        *pixel = u32::from_ne_bytes(out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vertices(kind: u32, rect: [f32; 4], uv: [f32; 2], color: [f32; 4]) -> Vec<Vertex> {
+        let [x, y, w, h] = rect;
+        [(0.0, 0.0), (w, 0.0), (0.0, h), (w, h)]
+            .map(|(dx, dy)| Vertex {
+                pixel: [x + dx, y + dy],
+                texel: [uv[0] + dx, uv[1] + dy],
+                color,
+                kind,
+            })
+            .to_vec()
+    }
+
+    fn pixel(canvas: &Canvas, x: u32, y: u32) -> [u8; 4] {
+        let at = (y - canvas.top) as usize * canvas.stride + x as usize;
+        canvas.pixels[at].to_ne_bytes()
+    }
+
+    /// A canvas over `memory`, with a line stride wider than the row, as a staging buffer's.
+    fn canvas(
+        memory: &mut Vec<u32>,
+        order: PixelOrder,
+        rows: (u32, u32, u32),
+        bg: Rgb,
+    ) -> Canvas<'_> {
+        let stride = rows.0 as usize + 3;
+        memory.resize(stride * rows.2 as usize, 0xdead_beef);
+        Canvas::blank(memory, stride, order, rows, bg)
+    }
+
+    const BLACK: Rgb = Rgb { r: 0, g: 0, b: 0 };
+
+    #[test]
+    fn a_solid_quad_covers_the_pixels_whose_centres_it_contains() {
+        let mut memory = Vec::new();
+        let mut canvas = canvas(
+            &mut memory,
+            PixelOrder::Rgba,
+            (8, 10, 4),
+            Rgb { r: 1, g: 2, b: 3 },
+        );
+        let atlas = AtlasPixels { data: &[], size: 0 };
+        let red = vertices(
+            KIND_SOLID,
+            [2.0, 9.0, 3.0, 3.0],
+            [0.0; 2],
+            [1.0, 0.0, 0.0, 1.0],
+        );
+        canvas.draw(PixelOrder::Rgba, &red, atlas);
+        // Rows 10 and 11 of the frame are inside the quad (which starts above the canvas).
+        for (x, y, expect) in [
+            (1, 10, [1, 2, 3, 255]),
+            (2, 10, [255, 0, 0, 255]),
+            (4, 11, [255, 0, 0, 255]),
+            (5, 11, [1, 2, 3, 255]),
+            (3, 12, [1, 2, 3, 255]),
+        ] {
+            assert_eq!(pixel(&canvas, x, y), expect, "pixel {x},{y}");
+        }
+    }
+
+    #[test]
+    fn a_mask_tints_by_coverage_and_bgra_swaps_red_and_blue() {
+        // A 2×1 atlas: full coverage, then half.
+        let data = [255, 255, 255, 255, 128, 128, 128, 128];
+        let atlas = AtlasPixels {
+            data: &data,
+            size: 2,
+        };
+        for (order, red_at) in [(PixelOrder::Rgba, 0), (PixelOrder::Bgra, 2)] {
+            let mut memory = Vec::new();
+            let mut canvas = canvas(&mut memory, order, (4, 0, 1), BLACK);
+            let glyph = vertices(
+                KIND_MASK,
+                [1.0, 0.0, 2.0, 1.0],
+                [0.0; 2],
+                [1.0, 0.0, 0.0, 1.0],
+            );
+            canvas.draw(order, &glyph, atlas);
+            assert_eq!(pixel(&canvas, 0, 0), [0, 0, 0, 255]);
+            assert_eq!(pixel(&canvas, 1, 0)[red_at], 255);
+            assert_eq!(pixel(&canvas, 2, 0)[red_at], 128);
+            assert_eq!(pixel(&canvas, 2, 0)[2 - red_at], 0);
+            assert_eq!(pixel(&canvas, 3, 0), [0, 0, 0, 255]);
+        }
+    }
+
+    #[test]
+    fn a_premultiplied_image_is_blended_over_what_is_there() {
+        // Half-transparent premultiplied white over grey 100: 128 + 100 × 127/255.
+        let data = [128, 128, 128, 128];
+        let atlas = AtlasPixels {
+            data: &data,
+            size: 1,
+        };
+        let mut memory = Vec::new();
+        let grey = Rgb {
+            r: 100,
+            g: 100,
+            b: 100,
+        };
+        let mut canvas = canvas(&mut memory, PixelOrder::Rgba, (1, 0, 1), grey);
+        canvas.draw(
+            PixelOrder::Rgba,
+            &vertices(2, [0.0, 0.0, 1.0, 1.0], [0.0; 2], [1.0; 4]),
+            atlas,
+        );
+        assert_eq!(pixel(&canvas, 0, 0), [178, 178, 178, 255]);
+    }
+
+    #[test]
+    fn quads_outside_the_row_or_the_width_draw_nothing_and_never_panic() {
+        let atlas = AtlasPixels { data: &[], size: 0 };
+        let mut memory = Vec::new();
+        let mut canvas = canvas(&mut memory, PixelOrder::Rgba, (4, 20, 2), BLACK);
+        for rect in [
+            [0.0, 0.0, 4.0, 20.0],
+            [0.0, 22.0, 4.0, 5.0],
+            [4.0, 20.0, 9.0, 2.0],
+            [-9.0, 20.0, 3.0, 2.0],
+        ] {
+            canvas.draw(
+                PixelOrder::Rgba,
+                &vertices(KIND_MASK, rect, [5.0, 5.0], [1.0; 4]),
+                atlas,
+            );
+        }
+        for (y, x) in (20..22).flat_map(|y| (0..4).map(move |x| (y, x))) {
+            assert_eq!(pixel(&canvas, x, y), [0, 0, 0, 255]);
+        }
+        // Past each line's width the stride's padding is left alone.
+        assert_eq!(canvas.pixels[4], 0xdead_beef);
+    }
+}
