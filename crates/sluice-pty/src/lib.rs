@@ -26,6 +26,7 @@ pub mod ring;
 mod session;
 mod stats;
 pub mod terminfo;
+pub mod trickle;
 mod units;
 mod writer;
 

@@ -10,6 +10,7 @@ use crate::fd::{Ready, Stopper, wait_for};
 use crate::read_ahead::ReadAhead;
 use crate::ring::{RingProducer, Room};
 use crate::stats::PtyStats;
+use crate::trickle::Trickle;
 
 /// How long the program must have been quiet, after a burst, before the ring's memory is
 /// given back ([`RingProducer::release_idle_memory`]). Long enough that a build's bursts a
@@ -43,6 +44,8 @@ pub(crate) fn run(
 ) -> ReaderEnd {
     let fd = master.as_raw_fd();
     let mut read_ahead = ReadAhead::new(ring.capacity());
+    let mut trickle = Trickle::default();
+    let mut last_wake = Instant::now();
     loop {
         if stop.requested() {
             return ReaderEnd::Stopped;
@@ -64,7 +67,10 @@ pub(crate) fn run(
         });
         match result {
             Ok(0) => return ReaderEnd::Eof,
-            Ok(n) => stats.record_read(n),
+            Ok(n) => {
+                stats.record_read(n);
+                trickle.read(n);
+            }
             Err(err) if err.kind() == io::ErrorKind::WouldBlock => {
                 let waiting = Instant::now();
                 let release_at = ring.holds_idle_memory().then_some(RELEASE_AFTER_QUIET);
@@ -75,7 +81,16 @@ pub(crate) fn run(
                             // quiet spell tries again.
                             ring.release_idle_memory();
                         }
-                        read_ahead.kernel_quiet(waiting.elapsed(), ring.filled());
+                        let (waited, now) = (waiting.elapsed(), Instant::now());
+                        read_ahead.kernel_quiet(waited, ring.filled());
+                        if ready == Ready::Fd {
+                            let cycle = now.duration_since(std::mem::replace(&mut last_wake, now));
+                            let pause = trickle.woken(waited, cycle);
+                            if !pause.is_zero() {
+                                stats.record_gathering();
+                                std::thread::sleep(pause);
+                            }
+                        }
                     }
                     Ok(Ready::Woken) => return ReaderEnd::Stopped,
                     Err(err) => {

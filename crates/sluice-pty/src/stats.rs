@@ -16,6 +16,7 @@ pub struct PtyStats {
     /// The reader is parked on the ring (the parser is behind), not waiting on the kernel.
     waiting_for_room: AtomicBool,
     ring_released: AtomicU64,
+    gathered: AtomicU64,
 }
 
 /// A copy of [`PtyStats`] at one moment.
@@ -37,6 +38,8 @@ pub struct PtyStatsSnapshot {
     /// Bytes of the ring's memory given back after bursts, in all
     /// (`RingProducer::release_idle_memory`).
     pub ring_released: u64,
+    /// Pauses the reader took to let a trickle of small writes gather (`trickle.rs`).
+    pub gathered: u64,
 }
 
 impl PtyStats {
@@ -74,6 +77,10 @@ impl PtyStats {
             .fetch_add(bytes as u64, Ordering::Relaxed);
     }
 
+    pub(crate) fn record_gathering(&self) {
+        self.gathered.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// Reads every counter.
     pub fn snapshot(&self) -> PtyStatsSnapshot {
         PtyStatsSnapshot {
@@ -84,6 +91,7 @@ impl PtyStats {
             full_ring_waits: self.full_ring_waits.load(Ordering::Relaxed),
             full_ring_wait: Duration::from_nanos(self.full_ring_wait_ns.load(Ordering::Relaxed)),
             ring_released: self.ring_released.load(Ordering::Relaxed),
+            gathered: self.gathered.load(Ordering::Relaxed),
         }
     }
 }

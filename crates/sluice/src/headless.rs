@@ -110,6 +110,10 @@ struct Stats {
     ring_capacity_high_water: usize,
     full_ring_waits: u64,
     full_ring_wait_seconds: f64,
+    /// Pauses the reader took to let a trickle of small writes gather.
+    trickle_pauses: u64,
+    /// Ring memory given back after bursts.
+    ring_released_bytes: u64,
     longest_lock_hold_us: f64,
     parse_busy_seconds: f64,
     digest: String,
@@ -142,6 +146,8 @@ fn print_stats(
         ring_capacity_high_water: reader.ring_high_water,
         full_ring_waits: reader.full_ring_waits,
         full_ring_wait_seconds: reader.full_ring_wait.as_secs_f64(),
+        trickle_pauses: reader.gathered,
+        ring_released_bytes: reader.ring_released,
         longest_lock_hold_us: parser.longest_lock_hold.as_secs_f64() * 1e6,
         parse_busy_seconds: parser.busy.as_secs_f64(),
         digest: format!("{:016x}", parser.digest),

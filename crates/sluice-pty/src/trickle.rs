@@ -1,0 +1,132 @@
+//! Letting a trickle of small writes gather in the kernel before the reader reads it.
+//!
+//! A bundler logging a line per module writes ~7,300 times in 1.3 s, ~100 bytes a time.
+//! Read as it comes, each write costs three wake-ups (reader, parser, and the UI's frame
+//! mark): through a 100×30 window the reader and the parser spent 0.11 s of CPU on that
+//! build, a third of the terminal's whole cost, most of it in context switches
+//! (docs/performance.md, "A trickle of small writes"). Reading such a trickle once a
+//! millisecond instead changes nothing anyone can see (frames come at most once a refresh)
+//! and wakes every thread a fraction as often.
+//!
+//! Interactive output is untouched: the pause only starts after [`TRICKLE_AFTER`] wake-ups in
+//! a row, each finding data again within [`GATHER`] of the reader catching up, so a key's
+//! echo or a full-screen program's redraw (a handful of writes) is read the moment it comes.
+//! And a pause never lets the kernel's buffer fill: it is cut to the time the output seen
+//! since the last wake-up would take to fill half of it ([`KERNEL_SLACK`]), so the program
+//! writing never waits for it (that is, unless its rate jumps tenfold within a pause, when it
+//! waits for what is left of one).
+
+use std::time::Duration;
+
+/// The longest pause: reads at most a thousand times a second during a trickle.
+pub const GATHER: Duration = Duration::from_millis(1);
+
+/// Wake-ups in a row, each less than [`GATHER`] after the reader caught up, that make a
+/// trickle: more than any interactive burst (a redraw is a few writes), a small fraction of
+/// the thousands of a build's log.
+pub const TRICKLE_AFTER: u32 = 16;
+
+/// What a pause may let pile up in the kernel: half of the 17,408 bytes a cooked PTY takes
+/// before a writer blocks (`sluice-bench pty-capacity`, docs/benchmarks.md).
+pub const KERNEL_SLACK: usize = 8 << 10;
+
+/// Pauses shorter than this are not worth a sleep of their own.
+const SHORTEST: Duration = Duration::from_micros(50);
+
+/// The state, owned by the reader thread.
+#[derive(Debug, Default)]
+pub(crate) struct Trickle {
+    /// Wake-ups in a row that found data soon after the reader caught up.
+    streak: u32,
+    /// Bytes read since the last wake-up.
+    read: usize,
+}
+
+impl Trickle {
+    /// The reader read `bytes`.
+    pub(crate) fn read(&mut self, bytes: usize) {
+        self.read += bytes;
+    }
+
+    /// The reader, having caught up with the kernel, waited `waited` for more, and the time
+    /// since its last wake-up is `cycle`: how long to let more gather before reading it.
+    pub(crate) fn woken(&mut self, waited: Duration, cycle: Duration) -> Duration {
+        let read = std::mem::take(&mut self.read);
+        if waited >= GATHER {
+            self.streak = 0;
+            return Duration::ZERO;
+        }
+        self.streak = self.streak.saturating_add(1);
+        if self.streak <= TRICKLE_AFTER || read == 0 {
+            return Duration::ZERO;
+        }
+        // The time the output seen over the last cycle would take to fill the slack.
+        let fill = cycle.mul_f64(KERNEL_SLACK as f64 / read as f64);
+        let pause = GATHER.min(fill);
+        if pause < SHORTEST {
+            Duration::ZERO
+        } else {
+            pause
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SOON: Duration = Duration::from_micros(150);
+
+    /// Wakes `t` `times` as a trickle of `bytes` per wake-up, `cycle` apart.
+    fn trickle(t: &mut Trickle, times: u32, bytes: usize, cycle: Duration) -> Vec<Duration> {
+        (0..times)
+            .map(|_| {
+                t.read(bytes);
+                t.woken(SOON, cycle)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_interactive_burst_is_read_at_once() {
+        let mut t = Trickle::default();
+        let pauses = trickle(&mut t, TRICKLE_AFTER, 100, SOON);
+        assert!(pauses.iter().all(Duration::is_zero), "{pauses:?}");
+    }
+
+    #[test]
+    fn a_sustained_trickle_is_read_once_a_millisecond() {
+        let mut t = Trickle::default();
+        trickle(&mut t, TRICKLE_AFTER, 100, SOON);
+        // 100 bytes every 180 µs (a build's log): 8 KiB would take 15 ms to come.
+        t.read(100);
+        assert_eq!(t.woken(SOON, Duration::from_micros(180)), GATHER);
+        t.read(600);
+        assert_eq!(t.woken(SOON, GATHER), GATHER);
+    }
+
+    #[test]
+    fn a_pause_never_outlasts_the_kernels_slack() {
+        let mut t = Trickle::default();
+        trickle(&mut t, TRICKLE_AFTER + 1, 100, SOON);
+        // 4 KiB a millisecond (4 MB/s): the slack fills in 2 ms, so a whole millisecond.
+        t.read(4 << 10);
+        assert_eq!(t.woken(SOON, GATHER), GATHER);
+        // 64 KiB a millisecond (64 MB/s): 8 KiB come in 125 µs.
+        t.read(64 << 10);
+        assert_eq!(t.woken(SOON, GATHER), Duration::from_micros(125));
+        // 1 MiB a millisecond: a pause would be shorter than a sleep is worth.
+        t.read(1 << 20);
+        assert_eq!(t.woken(SOON, GATHER), Duration::ZERO);
+    }
+
+    #[test]
+    fn a_quiet_spell_ends_the_trickle() {
+        let mut t = Trickle::default();
+        trickle(&mut t, TRICKLE_AFTER + 1, 100, SOON);
+        t.read(100);
+        assert_eq!(t.woken(GATHER, Duration::from_millis(2)), Duration::ZERO);
+        let pauses = trickle(&mut t, TRICKLE_AFTER, 100, GATHER);
+        assert!(pauses.iter().all(Duration::is_zero), "{pauses:?}");
+    }
+}
