@@ -46,6 +46,7 @@ pub(crate) fn run(
     let mut read_ahead = ReadAhead::new(ring.capacity());
     let mut trickle = Trickle::default();
     let mut last_wake = Instant::now();
+    let mut inputs = stats.input_writes();
     loop {
         if stop.requested() {
             return ReaderEnd::Stopped;
@@ -85,7 +86,11 @@ pub(crate) fn run(
                         read_ahead.kernel_quiet(waited, ring.filled());
                         if ready == Ready::Fd {
                             let cycle = now.duration_since(std::mem::replace(&mut last_wake, now));
-                            let pause = trickle.woken(waited, cycle);
+                            // Output after input may be the answer to it: never held back.
+                            let inputs_now = stats.input_writes();
+                            let after_input = inputs_now != inputs;
+                            inputs = inputs_now;
+                            let pause = trickle.woken(waited, cycle, after_input);
                             if !pause.is_zero() {
                                 stats.record_gathering();
                                 std::thread::sleep(pause);

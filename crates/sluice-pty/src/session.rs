@@ -242,7 +242,7 @@ impl Pty {
         let stats = Arc::new(PtyStats::default());
         let (producer, consumer) = ring(read_ahead, stats.clone());
         let stopper = Arc::new(Stopper::new().map_err(|e| Error::io("cannot create a pipe", e))?);
-        let (writer, writer_loop) = writer(write_fd, master.tty_name())
+        let (writer, writer_loop) = writer(write_fd, master.tty_name(), stats.clone())
             .map_err(|e| Error::io("cannot create a pipe", e))?;
 
         let failure = guard::Failure::default();

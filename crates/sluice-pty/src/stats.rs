@@ -17,6 +17,8 @@ pub struct PtyStats {
     waiting_for_room: AtomicBool,
     ring_released: AtomicU64,
     gathered: AtomicU64,
+    /// Writes of input to the program (keys, pastes, replies), by the writer thread.
+    input_writes: AtomicU64,
 }
 
 /// A copy of [`PtyStats`] at one moment.
@@ -75,6 +77,15 @@ impl PtyStats {
     pub(crate) fn record_release(&self, bytes: usize) {
         self.ring_released
             .fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+
+    pub(crate) fn record_input_write(&self) {
+        self.input_writes.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Input writes so far: output that follows one may be the program's answer to it.
+    pub(crate) fn input_writes(&self) -> u64 {
+        self.input_writes.load(Ordering::Relaxed)
     }
 
     pub(crate) fn record_gathering(&self) {

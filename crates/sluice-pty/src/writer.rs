@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use crossbeam_channel::{Receiver, Sender};
 
 use crate::fd::{WakePipe, flush_slave_input, wait_for};
+use crate::stats::PtyStats;
 
 /// The most bytes of terminal replies waiting for the child at once; past it, replies are
 /// dropped and counted.
@@ -142,7 +143,11 @@ impl PtyWriter {
 }
 
 /// Creates the writer's handle and the loop its thread runs.
-pub(crate) fn writer(master: OwnedFd, tty: Option<PathBuf>) -> io::Result<(PtyWriter, WriterLoop)> {
+pub(crate) fn writer(
+    master: OwnedFd,
+    tty: Option<PathBuf>,
+    stats: Arc<PtyStats>,
+) -> io::Result<(PtyWriter, WriterLoop)> {
     let (tx, rx) = crossbeam_channel::unbounded();
     let shared = Arc::new(Shared {
         wake: WakePipe::new()?,
@@ -162,6 +167,7 @@ pub(crate) fn writer(master: OwnedFd, tty: Option<PathBuf>) -> io::Result<(PtyWr
             tty,
             rx,
             shared,
+            stats,
             child_gone: false,
         },
     ))
@@ -173,6 +179,8 @@ pub(crate) struct WriterLoop {
     tty: Option<PathBuf>,
     rx: Receiver<WriteOp>,
     shared: Arc<Shared>,
+    /// Where input writes are counted, for the reader ([`crate::trickle`]).
+    stats: Arc<PtyStats>,
     /// The slave side is closed: further bytes have no reader and are discarded.
     child_gone: bool,
 }
@@ -229,6 +237,7 @@ impl WriterLoop {
             let n = unsafe { libc::write(fd, rest.as_ptr().cast(), rest.len()) };
             if n >= 0 {
                 written += n as usize;
+                self.stats.record_input_write();
                 continue;
             }
             let err = io::Error::last_os_error();
