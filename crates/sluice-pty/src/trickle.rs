@@ -9,8 +9,8 @@
 //! and wakes every thread a fraction as often.
 //!
 //! Interactive output is untouched: the pause only starts after [`TRICKLE_AFTER`] wake-ups in
-//! a row, each finding data again within [`GATHER`] of the reader catching up and none after
-//! input was written to the program, so a key's echo, an answer to a query and a full-screen
+//! a row, each finding data again within [`GATHER`] of the reader catching up, none reading
+//! [`TRICKLE_BYTES`] or more and none after input was written to the program, so a key's echo, an answer to a query and a full-screen
 //! program's redraw (a handful of writes) are read the moment they come. (Without the input
 //! rule, `sluice-bench latency`, which sends the next key as soon as the last echo is in,
 //! had its p50 echo go from 0.1 to 0.4 ms: after 16 echoes it was a trickle.)
@@ -32,6 +32,11 @@ pub const TRICKLE_AFTER: u32 = 16;
 /// What a pause may let pile up in the kernel: half of the 17,408 bytes a cooked PTY takes
 /// before a writer blocks (`sluice-bench pty-capacity`, docs/benchmarks.md).
 pub const KERNEL_SLACK: usize = 8 << 10;
+
+/// What one wake-up may have read for the output to count as a trickle: a build's log line
+/// is ~100 bytes, a flood comes in reads of 4 KiB and more. A bigger read ends the trickle,
+/// so a flood whose reader keeps up is never paused.
+pub const TRICKLE_BYTES: usize = 4 << 10;
 
 /// Pauses shorter than this are not worth a sleep of their own.
 const SHORTEST: Duration = Duration::from_micros(50);
@@ -61,7 +66,7 @@ impl Trickle {
         after_input: bool,
     ) -> Duration {
         let read = std::mem::take(&mut self.read);
-        if waited >= GATHER || after_input {
+        if waited >= GATHER || after_input || read >= TRICKLE_BYTES {
             self.streak = 0;
             return Duration::ZERO;
         }
@@ -118,15 +123,35 @@ mod tests {
     fn a_pause_never_outlasts_the_kernels_slack() {
         let mut t = Trickle::default();
         trickle(&mut t, TRICKLE_AFTER + 1, 100, SOON);
-        // 4 KiB a millisecond (4 MB/s): the slack fills in 2 ms, so a whole millisecond.
-        t.read(4 << 10);
+        // 2 KiB a millisecond (2 MB/s): the slack fills in 4 ms, so a whole millisecond.
+        t.read(2 << 10);
         assert_eq!(t.woken(SOON, GATHER, false), GATHER);
-        // 64 KiB a millisecond (64 MB/s): 8 KiB come in 125 µs.
-        t.read(64 << 10);
-        assert_eq!(t.woken(SOON, GATHER, false), Duration::from_micros(125));
-        // 1 MiB a millisecond: a pause would be shorter than a sleep is worth.
-        t.read(1 << 20);
-        assert_eq!(t.woken(SOON, GATHER, false), Duration::ZERO);
+        // 2 KiB every 100 µs (20 MB/s): 8 KiB come in 400 µs.
+        t.read(2 << 10);
+        assert_eq!(
+            t.woken(SOON, Duration::from_micros(100), false),
+            Duration::from_micros(400)
+        );
+        // 3 KiB every 10 µs: a pause would be shorter than a sleep is worth.
+        t.read(3 << 10);
+        assert_eq!(
+            t.woken(SOON, Duration::from_micros(10), false),
+            Duration::ZERO
+        );
+    }
+
+    #[test]
+    fn a_big_read_ends_the_trickle() {
+        let mut t = Trickle::default();
+        trickle(&mut t, TRICKLE_AFTER + 1, 100, SOON);
+        t.read(TRICKLE_BYTES);
+        assert_eq!(
+            t.woken(SOON, GATHER, false),
+            Duration::ZERO,
+            "a flood's read"
+        );
+        let pauses = trickle(&mut t, TRICKLE_AFTER, 100, SOON);
+        assert!(pauses.iter().all(Duration::is_zero), "{pauses:?}");
     }
 
     #[test]
