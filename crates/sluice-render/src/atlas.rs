@@ -7,11 +7,11 @@
 //! screen drawn again: simpler than eviction, and rare (2048² holds thousands of glyphs at
 //! usual sizes). Either way the rows already in the panes' frame textures stay as they are.
 
-use std::collections::HashMap;
 use std::hash::Hash;
 
 use cosmic_text::{CacheKey, SwashContent, SwashImage};
 use etagere::{AtlasAllocator, size2};
+use rustc_hash::FxHashMap;
 
 use crate::composite::AtlasPixels;
 
@@ -133,7 +133,7 @@ pub struct Atlas {
     pub(crate) view: wgpu::TextureView,
     allocator: AtlasAllocator,
     /// `None`: the image is empty (a space), nothing to draw.
-    entries: HashMap<AtlasKey, Option<AtlasEntry>>,
+    entries: FxHashMap<AtlasKey, Option<AtlasEntry>>,
     size: u32,
     /// Counts the textures made: a view bound to an older one must be bound again.
     generation: u64,
@@ -170,7 +170,7 @@ impl Atlas {
             pixels: in_memory.then(|| vec![0; (size * size * 4) as usize]),
             view,
             allocator,
-            entries: HashMap::new(),
+            entries: FxHashMap::default(),
             size,
             generation,
         }

@@ -4,7 +4,7 @@
 //! is about 1.66 cells wide and an emoji about 2.07, so a shaped row drifts off the grid after
 //! the first one. Each distinct cell text is shaped once with cosmic-text and remembered.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use cosmic_text::fontdb::{self, Family, Query, Source};
 use cosmic_text::{
@@ -153,7 +153,10 @@ pub struct Fonts {
     size: f32,
     metrics: CellMetrics,
     shaper: Buffer,
-    shaped: HashMap<(String, GlyphStyle, bool), Vec<PlacedGlyph>>,
+    shaped: FxHashMap<(String, GlyphStyle, bool), Vec<PlacedGlyph>>,
+    /// The same for a cell holding one character and no marks, by far the most common,
+    /// looked up without making a `String`.
+    shaped_chars: FxHashMap<(char, GlyphStyle, bool), Vec<PlacedGlyph>>,
 }
 
 impl Fonts {
@@ -216,7 +219,8 @@ impl Fonts {
             size,
             metrics,
             shaper,
-            shaped: HashMap::new(),
+            shaped: FxHashMap::default(),
+            shaped_chars: FxHashMap::default(),
         })
     }
 
@@ -230,6 +234,16 @@ impl Fonts {
 
     /// The glyphs that draw `text` in a span of `cells` cells, centred in the span when the
     /// font that has them is not as wide as the grid (fallback fonts, emoji).
+    /// [`Fonts::shape`] for the text of one character.
+    pub fn shape_char(&mut self, c: char, style: GlyphStyle, cells: u32) -> &[PlacedGlyph] {
+        let key = (c, style, cells > 1);
+        if !self.shaped_chars.contains_key(&key) {
+            let glyphs = self.shape_uncached(c.encode_utf8(&mut [0; 4]), style, cells);
+            self.shaped_chars.insert(key, glyphs);
+        }
+        &self.shaped_chars[&key]
+    }
+
     pub fn shape(&mut self, text: &str, style: GlyphStyle, cells: u32) -> &[PlacedGlyph] {
         let wide = cells > 1;
         let key = (text.to_owned(), style, wide);

@@ -9,7 +9,8 @@ use crate::atlas::{Atlas, AtlasEntry, AtlasFull, AtlasKey, Bitmap};
 use crate::boxdraw;
 use crate::damage::{Overlay, selected_columns};
 use crate::decorations::Decorations;
-use crate::font::{CellMetrics, Fonts, GlyphStyle};
+use crate::font::{CellMetrics, Fonts, GlyphStyle, PlacedGlyph};
+use smallvec::SmallVec;
 
 /// One corner of a quad, as the cell shader reads it.
 ///
@@ -236,11 +237,6 @@ impl RowBuilder<'_> {
             }
             return Ok(());
         }
-        let mut text = String::new();
-        text.push(cell.c);
-        if let Some(marks) = &cell.zerowidth {
-            text.extend(marks.iter());
-        }
         let style = GlyphStyle {
             bold: cell.flags.contains(CellFlags::BOLD),
             italic: cell.flags.contains(CellFlags::ITALIC),
@@ -250,7 +246,16 @@ impl RowBuilder<'_> {
         } else {
             1
         };
-        let glyphs = self.fonts.shape(&text, style, cells).to_vec();
+        // Copied out of the cache, which `rasterize` below borrows again.
+        let glyphs: SmallVec<[PlacedGlyph; 4]> = match &cell.zerowidth {
+            None => self.fonts.shape_char(cell.c, style, cells).into(),
+            Some(marks) => {
+                let text: String = std::iter::once(cell.c)
+                    .chain(marks.iter().copied())
+                    .collect();
+                self.fonts.shape(&text, style, cells).into()
+            }
+        };
         let baseline = top + m.baseline as f32;
         for glyph in glyphs {
             let fonts = &mut *self.fonts;
