@@ -159,6 +159,19 @@ pub struct Fonts {
     shaped_chars: FxHashMap<(char, GlyphStyle, bool), Vec<PlacedGlyph>>,
 }
 
+/// The most cell texts each shaping cache remembers. Output chooses what cells hold, so a
+/// program printing every code point (or every combination of marks) would otherwise grow
+/// the caches without end; past this they start afresh, as the atlas does when it is full.
+/// A screen of text uses a few hundred; re-shaping costs microseconds a cell, once.
+const SHAPED_CACHE_LIMIT: usize = 16_384;
+
+/// Empties `cache` when it holds [`SHAPED_CACHE_LIMIT`] entries, before one more goes in.
+fn make_room<K, V>(cache: &mut FxHashMap<K, V>) {
+    if cache.len() >= SHAPED_CACHE_LIMIT {
+        cache.clear();
+    }
+}
+
 impl Fonts {
     pub fn new(config: &FontConfig) -> Result<Self> {
         let mut db = fontdb::Database::new();
@@ -232,23 +245,25 @@ impl Fonts {
         &self.family
     }
 
-    /// The glyphs that draw `text` in a span of `cells` cells, centred in the span when the
-    /// font that has them is not as wide as the grid (fallback fonts, emoji).
-    /// [`Fonts::shape`] for the text of one character.
+    /// [`Fonts::shape`] for the text of one character, looked up without making a `String`.
     pub fn shape_char(&mut self, c: char, style: GlyphStyle, cells: u32) -> &[PlacedGlyph] {
         let key = (c, style, cells > 1);
         if !self.shaped_chars.contains_key(&key) {
             let glyphs = self.shape_uncached(c.encode_utf8(&mut [0; 4]), style, cells);
+            make_room(&mut self.shaped_chars);
             self.shaped_chars.insert(key, glyphs);
         }
         &self.shaped_chars[&key]
     }
 
+    /// The glyphs that draw `text` in a span of `cells` cells, centred in the span when the
+    /// font that has them is not as wide as the grid (fallback fonts, emoji).
     pub fn shape(&mut self, text: &str, style: GlyphStyle, cells: u32) -> &[PlacedGlyph] {
         let wide = cells > 1;
         let key = (text.to_owned(), style, wide);
         if !self.shaped.contains_key(&key) {
             let glyphs = self.shape_uncached(text, style, cells);
+            make_room(&mut self.shaped);
             self.shaped.insert(key.clone(), glyphs);
         }
         &self.shaped[&key]
@@ -502,5 +517,29 @@ mod resolve_tests {
         );
         // What the main family has is never taken from a fallback.
         assert_eq!(font_of(&["Noto Serif CJK JP"], "A"), font_of(&[], "A"));
+    }
+}
+
+#[cfg(test)]
+mod cache_tests {
+    use super::*;
+
+    #[test]
+    fn the_shaping_caches_stay_within_their_limit_whatever_the_output() {
+        let mut fonts = Fonts::new(&FontConfig::default()).unwrap();
+        let style = GlyphStyle {
+            bold: false,
+            italic: false,
+        };
+        // More distinct characters than the limit, each shaped once.
+        let chars = (0x4e00u32..).filter_map(char::from_u32);
+        for c in chars.take(SHAPED_CACHE_LIMIT + 100) {
+            fonts.shape_char(c, style, 2);
+        }
+        assert!(fonts.shaped_chars.len() <= SHAPED_CACHE_LIMIT);
+        assert!(
+            !fonts.shaped_chars.is_empty(),
+            "the cache started afresh, not off"
+        );
     }
 }
