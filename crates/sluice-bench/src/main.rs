@@ -7,6 +7,10 @@ use clap::{Parser, Subcommand};
 use sluice_bench::report::{parse_bytes, parse_seconds};
 use sluice_bench::{capacity, compare, latency, metro, reader, window, write};
 
+/// The windows' size, in cells, where `compare` and `run-in` are not told one: vtebench's
+/// and the figures are for 100×30.
+const WINDOW_SIZE: &str = "100x30";
+
 #[derive(Debug, Parser)]
 #[command(
     name = "sluice-bench",
@@ -110,7 +114,7 @@ enum Command {
         #[arg(long, default_value = "16M", value_parser = parse_bytes)]
         bytes: u64,
         /// The windows' size in cells.
-        #[arg(long, default_value = "100x30", value_name = "COLSxROWS", value_parser = parse_size)]
+        #[arg(long, default_value = WINDOW_SIZE, value_name = "COLSxROWS", value_parser = parse_size)]
         size: (u16, u16),
         /// Latency samples per measurement.
         #[arg(long, default_value_t = 50)]
@@ -133,7 +137,7 @@ enum Command {
         #[arg(long = "terminal", value_name = "NAME[=CMD]", value_parser = compare::TerminalSpec::parse)]
         terminal: compare::TerminalSpec,
         /// The window's size in cells.
-        #[arg(long, default_value = "100x30", value_name = "COLSxROWS", value_parser = parse_size)]
+        #[arg(long, default_value = WINDOW_SIZE, value_name = "COLSxROWS", value_parser = parse_size)]
         size: (u16, u16),
         /// Seconds after which the terminal is killed and the run fails.
         #[arg(long, default_value = "600", value_parser = parse_seconds)]

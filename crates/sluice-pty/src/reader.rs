@@ -44,9 +44,7 @@ pub(crate) fn run(
 ) -> ReaderEnd {
     let fd = master.as_raw_fd();
     let mut read_ahead = ReadAhead::new(ring.capacity());
-    let mut trickle = Trickle::default();
-    let mut last_wake = Instant::now();
-    let mut inputs = stats.input_writes();
+    let mut trickle = Trickle::new(Instant::now(), stats.input_writes());
     loop {
         if stop.requested() {
             return ReaderEnd::Stopped;
@@ -84,17 +82,13 @@ pub(crate) fn run(
                         }
                         let (waited, now) = (waiting.elapsed(), Instant::now());
                         read_ahead.kernel_quiet(waited, ring.filled());
-                        if ready == Ready::Fd {
-                            let cycle = now.duration_since(std::mem::replace(&mut last_wake, now));
-                            // Output after input may be the answer to it: never held back.
-                            let inputs_now = stats.input_writes();
-                            let after_input = inputs_now != inputs;
-                            inputs = inputs_now;
-                            let pause = trickle.woken(waited, cycle, after_input);
-                            if !pause.is_zero() {
-                                stats.record_gathering();
-                                std::thread::sleep(pause);
-                            }
+                        let pause = match ready {
+                            Ready::Fd => trickle.woken_at(now, waited, stats.input_writes()),
+                            _ => Duration::ZERO,
+                        };
+                        if !pause.is_zero() {
+                            stats.record_gathering();
+                            std::thread::sleep(pause);
                         }
                     }
                     Ok(Ready::Woken) => return ReaderEnd::Stopped,

@@ -16,6 +16,7 @@ pub struct PtyStats {
     /// The reader is parked on the ring (the parser is behind), not waiting on the kernel.
     waiting_for_room: AtomicBool,
     ring_released: AtomicU64,
+    /// Pauses taken to let a trickle gather (`trickle.rs`).
     gathered: AtomicU64,
     /// Writes of input to the program (keys, pastes, replies), by the writer thread.
     input_writes: AtomicU64,

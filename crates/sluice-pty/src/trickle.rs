@@ -19,7 +19,7 @@
 //! writing never waits for it (that is, unless its rate jumps tenfold within a pause, when it
 //! waits for what is left of one).
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The longest pause: reads at most a thousand times a second during a trickle.
 pub const GATHER: Duration = Duration::from_millis(1);
@@ -42,15 +42,38 @@ pub const TRICKLE_BYTES: usize = 4 << 10;
 const SHORTEST: Duration = Duration::from_micros(50);
 
 /// The state, owned by the reader thread.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Trickle {
     /// Wake-ups in a row that found data soon after the reader caught up.
     streak: u32,
     /// Bytes read since the last wake-up.
     read: usize,
+    last_wake: Instant,
+    /// The writer's count of input writes at the last wake-up (`PtyStats::input_writes`).
+    inputs: u64,
 }
 
 impl Trickle {
+    /// The state for a reader starting at `now`, the writer having written `inputs` times.
+    pub(crate) fn new(now: Instant, inputs: u64) -> Self {
+        Self {
+            streak: 0,
+            read: 0,
+            last_wake: now,
+            inputs,
+        }
+    }
+
+    /// The kernel woke the reader at `now` after it waited `waited`, the writer's count of
+    /// input writes being `inputs`: how long to let more gather before reading it
+    /// ([`Trickle::woken`], with the cycle and whether input came since derived here).
+    pub(crate) fn woken_at(&mut self, now: Instant, waited: Duration, inputs: u64) -> Duration {
+        let cycle = now.duration_since(std::mem::replace(&mut self.last_wake, now));
+        // Output after input may be the answer to it: never held back.
+        let after_input = std::mem::replace(&mut self.inputs, inputs) != inputs;
+        self.woken(waited, cycle, after_input)
+    }
+
     /// The reader read `bytes`.
     pub(crate) fn read(&mut self, bytes: usize) {
         self.read += bytes;
@@ -59,12 +82,7 @@ impl Trickle {
     /// The reader, having caught up with the kernel, waited `waited` for more, and the time
     /// since its last wake-up is `cycle`; `after_input` when input was written to the program
     /// since then. How long to let more gather before reading it.
-    pub(crate) fn woken(
-        &mut self,
-        waited: Duration,
-        cycle: Duration,
-        after_input: bool,
-    ) -> Duration {
+    fn woken(&mut self, waited: Duration, cycle: Duration, after_input: bool) -> Duration {
         let read = std::mem::take(&mut self.read);
         if waited >= GATHER || after_input || read >= TRICKLE_BYTES {
             self.streak = 0;
@@ -99,6 +117,12 @@ mod tests {
                 t.woken(SOON, cycle, false)
             })
             .collect()
+    }
+
+    impl Default for Trickle {
+        fn default() -> Self {
+            Trickle::new(Instant::now(), 0)
+        }
     }
 
     #[test]
@@ -162,6 +186,30 @@ mod tests {
         assert_eq!(t.woken(SOON, SOON, true), Duration::ZERO, "an answer");
         let pauses = trickle(&mut t, TRICKLE_AFTER, 100, SOON);
         assert!(pauses.iter().all(Duration::is_zero), "{pauses:?}");
+    }
+
+    #[test]
+    fn woken_at_derives_the_cycle_and_input_since_the_last_wake_up() {
+        let t0 = Instant::now();
+        let mut t = Trickle::new(t0, 7);
+        let mut at = t0;
+        for _ in 0..TRICKLE_AFTER {
+            at += SOON;
+            t.read(100);
+            assert_eq!(t.woken_at(at, SOON, 7), Duration::ZERO);
+        }
+        t.read(100);
+        assert_eq!(
+            t.woken_at(at + SOON, SOON, 7),
+            GATHER,
+            "a trickle, no input"
+        );
+        t.read(100);
+        assert_eq!(
+            t.woken_at(at + 2 * SOON, SOON, 8),
+            Duration::ZERO,
+            "input came"
+        );
     }
 
     #[test]

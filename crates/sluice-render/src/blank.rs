@@ -12,6 +12,8 @@
 
 use sluice_term::Rgb;
 
+use crate::pipeline::render_pass;
+
 /// A texture one row high, filled with the default background, copied under each row drawn.
 pub(crate) struct BlankRow {
     /// The frames' format, which a copy into them must have.
@@ -70,19 +72,12 @@ impl BlankRow {
         // A clear converts the colour to the texture's format as the cell shader's output is
         // converted, so a blanked cell and one drawn in the same colour are the same pixels
         // (the damage-equals-full-redraw test holds them to it).
-        encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("blank row"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(opaque(color)),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            ..Default::default()
-        });
+        render_pass(
+            encoder,
+            "blank row",
+            &view,
+            wgpu::LoadOp::Clear(opaque(color)),
+        );
     }
 
     /// Records copying the blank row over the `height` pixels of `target` from `y` down, its

@@ -96,8 +96,8 @@ pub(crate) struct AtlasPixels<'a> {
     pub size: u32,
 }
 
-/// Rows of pixels being composited, in memory the caller lends (a staging buffer mapped for
-/// writing, so that nothing is copied on the way to the texture but by the copy into it).
+/// Rows of pixels being composited, in memory the caller lends (a stretch of
+/// [`CpuRows`]'s scratch buffer, laid out as the staging buffer it is copied into).
 struct Canvas<'a> {
     /// Four bytes a pixel in the frame's order, as one `u32` each (native byte order),
     /// `stride` of them from one line of pixels to the next.
@@ -207,8 +207,8 @@ impl CpuRows {
     }
 
     /// Composites `rows` (viewport rows of `frames`), their quads in `vertices` up to
-    /// `row_ends` (one end a row), over `background`, into a staging buffer, and records
-    /// copying them into the frame texture: one copy for each run of rows next to each other
+    /// `row_ends` (one end a row), over `background`, copies them into a staging buffer and
+    /// records copying that into the frame texture: one copy for each run of rows next to each other
     /// in the texture (a full redraw is one or two).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn composite(
@@ -235,6 +235,7 @@ impl CpuRows {
         // A copy out of a buffer wants its lines 256 bytes apart.
         let bytes_per_line =
             (frames.width * 4).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
+        let stride = (bytes_per_line / 4) as usize;
         let lines = |rows: usize| (rows as u32 * frames.row_height).min(frames.height);
         let size = u64::from(bytes_per_line) * u64::from(lines(placed.len()));
         if size == 0 {
@@ -246,10 +247,10 @@ impl CpuRows {
         for run in placed.chunk_by(|a, b| a.0 + 1 == b.0) {
             let top = run[0].0 as u32 * frames.row_height;
             let height = lines(run.len()).min(frames.height.saturating_sub(top));
-            let len = (height * bytes_per_line / 4) as usize;
+            let len = height as usize * stride;
             let mut canvas = Canvas::blank(
                 &mut self.scratch[offset..offset + len],
-                (bytes_per_line / 4) as usize,
+                stride,
                 self.order,
                 (frames.width, top, height),
                 background,

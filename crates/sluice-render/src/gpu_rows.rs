@@ -5,7 +5,7 @@ use sluice_term::Rgb;
 use wgpu::util::DeviceExt;
 
 use crate::blank::BlankRow;
-use crate::pipeline::{PipelineSpec, render_pipeline};
+use crate::pipeline::{PipelineSpec, render_pass, render_pipeline};
 use crate::renderer::Frames;
 use crate::rows::{QUAD_INDICES, QUAD_VERTICES, Vertex, quad_indices};
 
@@ -86,19 +86,7 @@ impl GpuRows {
             self.blank
                 .copy_over(encoder, &frames.texture, top, row_height);
         }
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("rows"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &frames.view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            ..Default::default()
-        });
+        let mut pass = render_pass(encoder, "rows", &frames.view, wgpu::LoadOp::Load);
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, bind_group, &[]);
         pass.set_vertex_buffer(0, self.vertices.slice(..));

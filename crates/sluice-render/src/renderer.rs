@@ -36,10 +36,9 @@ struct Globals {
 ///
 /// What is shared by every pane of every window lives here: the fonts and their glyph atlas,
 /// and the painter (the GPU's pipeline, buffers and blank row, or the CPU compositor's
-/// staging buffers). What belongs to one pane's
-/// picture (its frame texture, the fingerprints of the rows drawn in it, its decorations, its
-/// focus) is in its [`PaneView`], so a second pane or window costs a texture, not a second
-/// atlas.
+/// staging buffers). What belongs to one pane's picture (its frame texture, the fingerprints
+/// of the rows drawn in it, its decorations, its focus) is in its [`PaneView`], so a second
+/// pane or window costs a texture, not a second atlas.
 pub struct Renderer {
     device: wgpu::Device,
     queue: wgpu::Queue,

@@ -6,7 +6,7 @@
 //! A lost or outdated surface is reconfigured and the frame skipped; the next one presents.
 
 use crate::error::{Error, Result};
-use crate::pipeline::{PipelineSpec, render_pipeline, uniform_and_texture_layout};
+use crate::pipeline::{PipelineSpec, render_pass, render_pipeline, uniform_and_texture_layout};
 use sluice_term::Rgb;
 
 use crate::renderer::{PaneView, Renderer, uniform_buffer};
@@ -227,19 +227,7 @@ impl<'w> WindowSurface<'w> {
                 },
             ],
         });
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("blit"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: target,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            ..Default::default()
-        });
+        let mut pass = render_pass(encoder, "blit", target, wgpu::LoadOp::Load);
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &bind_group, &[]);
         pass.draw(0..3, 0..1);
@@ -366,19 +354,12 @@ fn clear(
         b: background.b as f64 / 255.0 * a,
         a,
     };
-    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-        label: Some("window background"),
-        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-            view: target,
-            depth_slice: None,
-            resolve_target: None,
-            ops: wgpu::Operations {
-                load: wgpu::LoadOp::Clear(color),
-                store: wgpu::StoreOp::Store,
-            },
-        })],
-        ..Default::default()
-    });
+    render_pass(
+        encoder,
+        "window background",
+        target,
+        wgpu::LoadOp::Clear(color),
+    );
 }
 
 /// Mailbox where the platform has it, else Fifo.

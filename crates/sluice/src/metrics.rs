@@ -4,8 +4,8 @@
 //! the read rate, the ring's fill and high-water mark, the time the reader waited on a full
 //! ring, the ring memory given back after bursts, the parse rate, the longest lock hold, and
 //! frames with their p50/p99 cost. Nothing is logged while the terminal is idle, and no timer
-//! runs then. A Metro user can see from it at a glance
-//! that the terminal is not what slows the build (`full_ring_wait_s` stays 0).
+//! runs then. A Metro user can see from it at a glance that the terminal is not what slows
+//! the build (`full_ring_wait_s` stays 0).
 
 use std::time::{Duration, Instant};
 

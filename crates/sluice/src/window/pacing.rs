@@ -12,9 +12,10 @@ use std::time::{Duration, Instant};
 /// screen is. `sluice-bench compare`, a 100×30 window under an endless flood, 2026-12-01
 /// (docs/performance.md, "A fresh screen under floods"): at 12% output reached the screen in
 /// p50 84–85 ms, at 25% in 41–60 ms, at 40% in 35–52 ms, while plain text was read at 0.68×,
-/// 0.59× and 0.50× the bare drain (the renderer's CPU is the parser's on two cores). 25% halves the staleness for a cost within
-/// the runs' noise (an earlier pair of runs had 25% reading faster than 12%). A frame after
-/// a quiet spell is never delayed by this: the budget applies only to back-to-back frames.
+/// 0.59× and 0.50× the bare drain (the renderer's CPU is the parser's on two cores). 25%
+/// halves the staleness for a cost within the runs' noise (an earlier pair of runs had 25%
+/// reading faster than 12%). A frame after a quiet spell is never delayed by this: the
+/// budget applies only to back-to-back frames.
 ///
 /// The cost is the frame's wall time, which on a contended machine is more than its CPU:
 /// frames are rationed harder exactly when the parser needs the cores. Counting CPU instead
