@@ -34,6 +34,9 @@ fn hints_copy_and_open_what_they_label() {
         &config,
     );
 
+    // Under load the window can be up before the line is printed: hints label what is on
+    // screen when they start, so wait for it.
+    s.wait_for_text("3f2a9c1");
     // Labels go in screen order: j, f, k, d for the two URLs, the path and the hash.
     press(&s, &["ctrl+shift+y", "d", "ctrl+shift+v", "Return"]);
     press(&s, &["ctrl+shift+y", "k", "ctrl+shift+v", "Return"]);

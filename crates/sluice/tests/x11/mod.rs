@@ -291,6 +291,21 @@ impl Sluice {
         ]);
     }
 
+    /// Waits until the focused pane's screen shows `needle` (read with `sluice msg get-text`):
+    /// keys that act on what is on screen (hints, search) must not race the program's output.
+    pub fn wait_for_text(&self, needle: &str) {
+        let mut text = String::new();
+        let done = wait_until(Duration::from_secs(20), || {
+            text = self.msg(&["get-text"]).1;
+            text.contains(needle)
+        });
+        assert!(
+            done.is_ok(),
+            "{needle:?} never showed; the screen:\n{text}\nsluice's log:\n{}",
+            self.log()
+        );
+    }
+
     /// Waits until `name` (relative to the directory) exists: proof a shell ran a command.
     pub fn wait_for_path(&self, name: &str) {
         let path = self.dir.join(name);
