@@ -97,7 +97,7 @@ pub(crate) struct AtlasPixels<'a> {
 }
 
 /// Rows of pixels being composited, in memory the caller lends (a stretch of
-/// [`CpuRows`]'s scratch buffer, laid out as the staging buffer it is copied into).
+/// [`CpuRows`]'s mapped staging buffer, which is copied into the frame texture).
 struct Canvas<'a> {
     /// Four bytes a pixel in the frame's order, as one `u32` each (native byte order),
     /// `stride` of them from one line of pixels to the next.
@@ -191,18 +191,24 @@ pub(crate) struct CpuRows {
     staging: StagingPool,
     /// The buffer this frame's rows are copied from, until the frame is submitted.
     in_flight: Option<Staging>,
-    /// Where rows are composited, laid out as in the staging buffer: mapped memory may
-    /// only be written (it can be write-combined), and blending reads what is there.
-    scratch: Vec<u32>,
+    /// Where rows are blended on a GPU (only under `SLUICE_COMPOSITING=cpu`, for measuring),
+    /// laid out as in the staging buffer and copied into it: there mapped memory can be
+    /// write-combined, slow to read back, and blending reads what is there. Empty on a
+    /// software adapter, whose mapped memory is ordinary host memory: rows are blended
+    /// straight into the mapped buffer, which saves a frame's size of memory (1.6 MB at
+    /// 100×30) and a pass over it each frame (docs/performance.md, "Memory").
+    scratch: Option<Vec<u32>>,
 }
 
 impl CpuRows {
-    pub(crate) fn new(order: PixelOrder) -> Self {
+    /// Rows in `order`; `host_memory`: the adapter's mapped memory is host memory (a
+    /// software adapter), so rows are blended where they are mapped.
+    pub(crate) fn new(order: PixelOrder, host_memory: bool) -> Self {
         Self {
             order,
             staging: StagingPool::default(),
             in_flight: None,
-            scratch: Vec::new(),
+            scratch: (!host_memory).then(Vec::new),
         }
     }
 
@@ -242,14 +248,39 @@ impl CpuRows {
             return;
         }
         let staging = self.staging.take(device, size);
-        self.scratch.resize((size / 4) as usize, 0);
+        let mut mapped = match staging.buffer.slice(..size).get_mapped_range_mut() {
+            Ok(mapped) => mapped,
+            Err(err) => {
+                tracing::warn!(%err, "cannot write the composited rows");
+                return;
+            }
+        };
+        let mut target = mapped.slice(..);
+        let pixels: &mut [u32] = match &mut self.scratch {
+            Some(scratch) => {
+                scratch.resize((size / 4) as usize, 0);
+                scratch
+            }
+            None => {
+                let bytes = target.as_raw_ptr();
+                // SAFETY: `bytes` is the mapped range of `size` bytes, host memory on a
+                // software adapter (`scratch` is `None` only there), readable and writable
+                // and used by nothing else until `mapped` is dropped below. A mapped range
+                // is aligned to `wgpu::MAP_ALIGNMENT` (8 bytes) and `size` is whole lines of
+                // 4-byte pixels, so the cast cannot fail.
+                let bytes = unsafe {
+                    std::slice::from_raw_parts_mut(bytes.as_ptr().cast::<u8>(), bytes.len())
+                };
+                bytemuck::cast_slice_mut(bytes)
+            }
+        };
         let mut offset = 0;
         for run in placed.chunk_by(|a, b| a.0 + 1 == b.0) {
             let top = run[0].0 as u32 * frames.row_height;
             let height = lines(run.len()).min(frames.height.saturating_sub(top));
             let len = height as usize * stride;
             let mut canvas = Canvas::blank(
-                &mut self.scratch[offset..offset + len],
+                &mut pixels[offset..offset + len],
                 stride,
                 self.order,
                 (frames.width, top, height),
@@ -281,10 +312,10 @@ impl CpuRows {
             );
             offset += len;
         }
-        match staging.buffer.slice(..size).get_mapped_range_mut() {
-            Ok(mut mapped) => mapped.copy_from_slice(bytemuck::cast_slice(&self.scratch)),
-            Err(err) => tracing::warn!(%err, "cannot write the composited rows"),
+        if let Some(scratch) = &self.scratch {
+            target.copy_from_slice(bytemuck::cast_slice(scratch));
         }
+        drop(mapped);
         staging.buffer.unmap();
         self.in_flight = Some(staging);
     }

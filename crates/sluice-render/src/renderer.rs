@@ -80,7 +80,10 @@ impl Renderer {
         );
         // The GPU's pipeline and buffers exist only where they draw.
         let painter = match (compositing, PixelOrder::of(format)) {
-            (Compositing::Cpu, Some(order)) => Painter::Cpu(CpuRows::new(order)),
+            (Compositing::Cpu, Some(order)) => Painter::Cpu(CpuRows::new(
+                order,
+                device.adapter_info().device_type == wgpu::DeviceType::Cpu,
+            )),
             _ => Painter::Gpu(GpuRows::new(device, &bind_group_layout, format)),
         };
         let atlas = Atlas::new(device, matches!(painter, Painter::Cpu(_)));
