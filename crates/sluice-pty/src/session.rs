@@ -125,6 +125,9 @@ pub struct PtyOptions {
     pub working_directory: Option<PathBuf>,
     /// Extra environment variables, applied last.
     pub env: Vec<(OsString, OsString)>,
+    /// Variables of Sluice's own environment the child must not inherit (ones Sluice set for
+    /// itself, such as the Vulkan loader's driver choice).
+    pub env_remove: Vec<OsString>,
     pub size: WinSize,
     /// The ring's capacity: how far the reader may run ahead of the parser.
     pub read_ahead: usize,
@@ -140,6 +143,7 @@ impl Default for PtyOptions {
             command: None,
             working_directory: None,
             env: Vec::new(),
+            env_remove: Vec::new(),
             size: WinSize::cells(80, 24),
             read_ahead: DEFAULT_READ_AHEAD,
             flow_control: false,
@@ -408,6 +412,9 @@ fn build_command(options: &PtyOptions, cwd: &Path) -> CommandBuilder {
         _ => CommandBuilder::new(default_shell()),
     };
     for var in FOREIGN_TERMINAL_VARS {
+        command.env_remove(var);
+    }
+    for var in &options.env_remove {
         command.env_remove(var);
     }
     command.env("TERM", &options.term);

@@ -10,6 +10,7 @@ mod ipc;
 mod metrics;
 mod notifier;
 mod pane;
+mod vulkan_drivers;
 mod window;
 
 use std::process::ExitCode;
@@ -55,6 +56,10 @@ fn main() -> ExitCode {
     if cli.print_config {
         print!("{}", config::Config::default_toml());
         return ExitCode::SUCCESS;
+    }
+    if !cli.headless {
+        // Before any thread starts: it sets a variable of the process's environment.
+        vulkan_drivers::limit_to_software_without_gpu();
     }
     let mut loaded = config::load_with(cli.config.as_deref(), &cli.options);
     init_logging(&cli, &loaded.config);

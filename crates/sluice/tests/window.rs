@@ -679,3 +679,59 @@ fn opacity_makes_the_default_background_see_through() {
     );
     assert!(pixel(2, 2)[0].abs_diff(0x0e) <= 1, "the padding too");
 }
+
+/// Whether this machine has a device node a hardware Vulkan driver could reach a GPU by, as
+/// `crates/sluice/src/vulkan_drivers.rs` decides it.
+fn has_gpu_node() -> bool {
+    ["dri", "dxg", "nvidia0", "nvidiactl"].iter().any(|node| {
+        let path = std::path::Path::new("/dev").join(node);
+        match std::fs::read_dir(&path) {
+            Ok(mut entries) => entries.next().is_some(),
+            Err(_) => path.exists(),
+        }
+    })
+}
+
+#[test]
+fn without_a_gpu_only_software_vulkan_drivers_are_loaded_and_children_see_none_of_it() {
+    let s = Sluice::start(
+        "vulkan-drivers",
+        &[
+            "--size",
+            "40x10",
+            "-e",
+            "sh",
+            "-c",
+            "printf '%s.' \"${VK_LOADER_DRIVERS_SELECT-unset}\" > env; sleep 30",
+        ],
+    );
+    let env = s.wait_for_file("env", 2);
+    assert_eq!(
+        String::from_utf8_lossy(&env),
+        "unset.",
+        "the driver choice Sluice makes for itself is not passed on to its programs"
+    );
+    let maps = std::fs::read_to_string(format!("/proc/{}/maps", s.child.id())).unwrap();
+    let mut drivers: Vec<&str> = maps
+        .lines()
+        .filter_map(|line| line.rsplit('/').next())
+        .filter(|name| name.starts_with("libvulkan_"))
+        .collect();
+    drivers.sort_unstable();
+    drivers.dedup();
+    assert!(
+        !drivers.is_empty(),
+        "the window draws through a Vulkan driver; mapped: {drivers:?}\n{}",
+        s.log()
+    );
+    if !has_gpu_node() {
+        let hardware: Vec<&&str> = drivers
+            .iter()
+            .filter(|d| !d.contains("lvp") && !d.contains("swiftshader"))
+            .collect();
+        assert!(
+            hardware.is_empty(),
+            "no GPU device node, so no hardware driver is opened; mapped: {drivers:?}"
+        );
+    }
+}

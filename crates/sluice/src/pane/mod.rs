@@ -125,6 +125,7 @@ impl Pane {
                 command: spawn.command.clone().or_else(|| cx.config.shell()),
                 working_directory: spawn.working_directory.clone(),
                 env,
+                env_remove: crate::vulkan_drivers::not_for_children(),
                 size,
                 read_ahead: cx.read_ahead,
                 flow_control: cx.config.terminal.flow_control,
