@@ -63,6 +63,7 @@ fn main() -> ExitCode {
     }
     let mut loaded = config::load_with(cli.config.as_deref(), &cli.options);
     init_logging(&cli, &loaded.config);
+    vulkan_drivers::report();
     loaded.report();
     cli.apply_to(&mut loaded.config);
     let result = if cli.headless {

@@ -52,9 +52,18 @@ pub fn limit_to_software_without_gpu() {
         // SAFETY: called from `main` before any thread exists, so nothing reads the
         // environment concurrently.
         unsafe { std::env::set_var(SELECT, SOFTWARE_DRIVERS) };
-        tracing::debug!("no GPU device node: the Vulkan loader may open only software drivers");
     }
     let _ = SET_FOR_SELF.set(software_only.then_some(SELECT));
+}
+
+/// Logs the choice, once logging is set up (which is after the choice: it may start threads).
+pub fn report() {
+    if SET_FOR_SELF.get().copied().flatten().is_some() {
+        tracing::info!(
+            "no GPU device node: the Vulkan loader may open only software drivers \
+             ({SELECT}={SOFTWARE_DRIVERS})"
+        );
+    }
 }
 
 /// The variables Sluice set for itself that children must not inherit.
