@@ -303,19 +303,30 @@ fn main() -> anyhow::Result<()> {
                 samples: samples.max(1),
                 idle,
             };
-            let comparison = compare::run(&options, |run| {
-                eprintln!(
-                    "round {} {:<10} load {:.2}: {}",
-                    run.round + 1,
-                    run.arm,
-                    run.load_average,
-                    run.reads
-                        .iter()
-                        .map(|p| format!("{} {:.0} MB/s", p.payload, p.mb_per_s))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                );
-            })?;
+            let comparison = compare::run(
+                &options,
+                |run| {
+                    eprintln!(
+                        "round {} {:<10} load {:.2}: {}",
+                        run.round + 1,
+                        run.arm,
+                        run.load_average,
+                        run.reads
+                            .iter()
+                            .map(|p| format!("{} {:.0} MB/s", p.payload, p.mb_per_s))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    );
+                },
+                |failure| {
+                    eprintln!(
+                        "round {} {:<10} failed, kept out of the medians: {}",
+                        failure.round + 1,
+                        failure.arm,
+                        failure.error
+                    );
+                },
+            )?;
             if let Some(path) = json {
                 std::fs::write(&path, serde_json::to_string_pretty(&comparison)?)
                     .with_context(|| format!("cannot write {}", path.display()))?;

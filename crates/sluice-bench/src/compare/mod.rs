@@ -131,12 +131,29 @@ pub struct Comparison {
     pub payloads: Vec<String>,
     pub arms: Vec<String>,
     pub runs: Vec<ArmRound>,
+    /// Terminal rounds that failed; the terminal's figures are the medians of its other
+    /// rounds.
+    pub failures: Vec<ArmFailure>,
 }
 
-/// Runs the comparison; `progress` hears of each arm as it finishes.
+/// A round a terminal did not finish.
+#[derive(Debug, Clone, Serialize)]
+pub struct ArmFailure {
+    pub arm: String,
+    pub round: usize,
+    /// The error, with its causes.
+    pub error: String,
+}
+
+/// Runs the comparison; `progress` hears of each arm as it finishes, `failed` of each terminal
+/// round that failed. A terminal that fails a round (it crashed, or took more than the
+/// probe's 300 s over one payload, as xterm did over 64 MiB of `scroll`) costs only that
+/// round: the other terminals' rounds, perhaps many minutes of them, are kept. The drain
+/// failing ends the run, since nothing can be judged without the limit.
 pub fn run(
     options: &CompareOptions,
     mut progress: impl FnMut(&ArmRound),
+    mut failed: impl FnMut(&ArmFailure),
 ) -> anyhow::Result<Comparison> {
     for t in &options.terminals {
         let program = &t.template[0];
@@ -165,6 +182,7 @@ pub fn run(
     let mut arms = vec![DRAIN.to_owned()];
     arms.extend(options.terminals.iter().map(|t| t.name.clone()));
     let mut runs = Vec::new();
+    let mut failures = Vec::new();
     let result = (|| {
         for round in 0..options.rounds {
             for arm in stats::rotation(arms.len(), round) {
@@ -172,9 +190,23 @@ pub fn run(
                     0 => bench.drain(round),
                     i => bench.terminal(&options.terminals[i - 1], round),
                 }
-                .with_context(|| format!("round {}, {}", round + 1, arms[arm]))?;
-                progress(&run);
-                runs.push(run);
+                .with_context(|| format!("round {}, {}", round + 1, arms[arm]));
+                match run {
+                    Ok(run) => {
+                        progress(&run);
+                        runs.push(run);
+                    }
+                    Err(err) if arm != 0 => {
+                        let failure = ArmFailure {
+                            arm: arms[arm].clone(),
+                            round,
+                            error: format!("{err:#}"),
+                        };
+                        failed(&failure);
+                        failures.push(failure);
+                    }
+                    Err(err) => return Err(err),
+                }
             }
         }
         anyhow::Ok(())
@@ -188,6 +220,7 @@ pub fn run(
         payloads: options.payloads.clone(),
         arms,
         runs,
+        failures,
     })
 }
 

@@ -104,6 +104,14 @@ pub fn markdown(c: &Comparison) -> String {
         "\nThe {DRAIN} arm is the probe on a bare PTY read by a tight `read(2)` loop: the limit. \
          A ratio above 1 is noise (or a harness fault), not speed.\n"
     );
+    for f in &c.failures {
+        out += &format!(
+            "\n{} did not finish round {} ({}); its figures are the medians of its other rounds.\n",
+            f.arm,
+            f.round + 1,
+            f.error
+        );
+    }
     out
 }
 
@@ -179,6 +187,7 @@ mod tests {
                 run("term", 1, 40.0, true),
                 run(DRAIN, 1, 50.0, false),
             ],
+            failures: Vec::new(),
         };
         let table = markdown(&c);
         assert!(
@@ -200,5 +209,43 @@ mod tests {
         );
         assert!(table.contains("| output to frame, flood, p50 / p99 ms | — | 15.0 / 30.0 |"));
         assert!(table.contains("| RSS idle / anonymous, MiB | — | 100 / 20 |"));
+    }
+
+    #[test]
+    fn a_failed_round_is_named_and_left_out_of_the_medians() {
+        let c = Comparison {
+            rounds: 2,
+            size: (100, 30),
+            bytes: 2 << 20,
+            payloads: vec!["plain".to_owned()],
+            arms: vec![DRAIN.to_owned(), "term".to_owned(), "slow".to_owned()],
+            runs: vec![
+                run(DRAIN, 0, 100.0, false),
+                run("term", 0, 90.0, true),
+                run("slow", 0, 10.0, true),
+                run(DRAIN, 1, 50.0, false),
+                run("term", 1, 40.0, true),
+            ],
+            failures: vec![super::super::ArmFailure {
+                arm: "slow".to_owned(),
+                round: 1,
+                error: "round 2, slow: Resource temporarily unavailable".to_owned(),
+            }],
+        };
+        let table = markdown(&c);
+        // `slow` has round 1 only: 10 MB/s against the drain's 100.
+        assert!(
+            table.contains(
+                "| read `plain`, × drain (MB/s) | 1.00× (75) | 0.85× (65) | 0.10× (10) |"
+            ),
+            "{table}"
+        );
+        assert!(
+            table.contains(
+                "slow did not finish round 2 (round 2, slow: Resource temporarily unavailable); \
+                 its figures are the medians of its other rounds."
+            ),
+            "{table}"
+        );
     }
 }
