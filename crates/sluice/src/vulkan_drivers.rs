@@ -12,9 +12,11 @@
 //! falls back to GL, as it would on a machine without Vulkan.
 //!
 //! The loader reads its environment, so the variable is set for Sluice's own process, before
-//! any thread starts, and removed from every child's environment: a program run in Sluice
-//! sees the machine's drivers as they are. Whoever already chose drivers with any of the
-//! loader's variables keeps that choice.
+//! any thread starts, and removed from the environment of every program run in a pane: it
+//! sees the machine's drivers as they are. Helpers Sluice starts itself (a link's opener, a
+//! bell command) inherit it, which changes nothing for them on a machine that has no GPU
+//! device node. Whoever already chose drivers with any of the loader's variables keeps that
+//! choice.
 
 use std::ffi::OsString;
 use std::path::Path;
