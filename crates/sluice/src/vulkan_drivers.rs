@@ -20,7 +20,7 @@
 
 use std::ffi::OsString;
 use std::path::Path;
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The loader's variable that names, by glob, the driver manifests it may load.
 const SELECT: &str = "VK_LOADER_DRIVERS_SELECT";
@@ -38,29 +38,24 @@ const DRIVER_CHOICE_VARS: &[&str] = &[
     "VK_ADD_DRIVER_FILES",
 ];
 
-/// Device nodes through which a hardware Vulkan driver reaches a GPU: a directory that
-/// holds any entry, or a file, under `/dev`.
-const GPU_NODES: &[&str] = &["dri", "dxg", "nvidia0", "nvidiactl"];
-
-/// What Sluice set in its own environment for the loader, once decided.
-static SET_FOR_SELF: OnceLock<Option<&'static str>> = OnceLock::new();
+/// Whether Sluice set [`SELECT`] in its own environment.
+static LIMITED: AtomicBool = AtomicBool::new(false);
 
 /// Limits the loader to software drivers when the machine has no GPU device node and the
 /// user made no choice of drivers. Call it once, before any thread starts (it changes the
 /// process's environment).
 pub fn limit_to_software_without_gpu() {
-    let software_only = should_limit(|var| std::env::var_os(var).is_some(), Path::new("/dev"));
-    if software_only {
+    if should_limit(|var| std::env::var_os(var).is_some(), Path::new("/dev")) {
         // SAFETY: called from `main` before any thread exists, so nothing reads the
         // environment concurrently.
         unsafe { std::env::set_var(SELECT, SOFTWARE_DRIVERS) };
+        LIMITED.store(true, Ordering::Relaxed);
     }
-    let _ = SET_FOR_SELF.set(software_only.then_some(SELECT));
 }
 
 /// Logs the choice, once logging is set up (which is after the choice: it may start threads).
 pub fn report() {
-    if SET_FOR_SELF.get().copied().flatten().is_some() {
+    if LIMITED.load(Ordering::Relaxed) {
         tracing::info!(
             "no GPU device node: the Vulkan loader may open only software drivers \
              ({SELECT}={SOFTWARE_DRIVERS})"
@@ -70,95 +65,36 @@ pub fn report() {
 
 /// The variables Sluice set for itself that children must not inherit.
 pub fn not_for_children() -> Vec<OsString> {
-    SET_FOR_SELF
-        .get()
-        .copied()
-        .flatten()
-        .map(OsString::from)
-        .into_iter()
-        .collect()
+    if LIMITED.load(Ordering::Relaxed) {
+        vec![SELECT.into()]
+    } else {
+        Vec::new()
+    }
 }
 
 /// Whether to limit the loader: no driver choice in the environment (`is_set`) and no GPU
 /// device node under `dev`.
 fn should_limit(is_set: impl Fn(&str) -> bool, dev: &Path) -> bool {
-    !DRIVER_CHOICE_VARS.iter().any(|var| is_set(var)) && !has_gpu_node(dev)
-}
-
-fn has_gpu_node(dev: &Path) -> bool {
-    GPU_NODES.iter().any(|node| {
-        let path = dev.join(node);
-        match std::fs::read_dir(&path) {
-            Ok(mut entries) => entries.next().is_some(),
-            // Not a directory: a device file, if it exists.
-            Err(_) => path.exists(),
-        }
-    })
+    !DRIVER_CHOICE_VARS.iter().any(|var| is_set(var)) && !sluice_render::has_gpu_device_node(dev)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// A stand-in for `/dev` holding `nodes`, removed when dropped.
-    struct Dev(std::path::PathBuf);
-
-    impl Dev {
-        fn path(&self) -> &Path {
-            &self.0
-        }
-    }
-
-    impl Drop for Dev {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-
-    fn dev_with(nodes: &[&str]) -> Dev {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let dev = Dev(std::env::temp_dir().join(format!(
-            "sluice-dev-{}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        )));
-        std::fs::create_dir_all(dev.path()).unwrap();
-        for node in nodes {
-            let path = dev.path().join(node);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, b"").unwrap();
-        }
-        dev
-    }
+    /// A `/dev` without a single node (which nodes make a GPU is
+    /// `sluice_render::has_gpu_device_node`'s test).
+    const NO_GPU: &str = "/nonexistent/dev";
 
     #[test]
-    fn limits_only_without_gpu_nodes_and_without_a_users_choice() {
-        let nothing_set = |_: &str| false;
-        let cases: &[(&[&str], bool)] = &[
-            (&[], true),
-            (&["null", "tty0", "pts/0"], true),
-            (&["dri/renderD128"], false),
-            (&["dri/card0"], false),
-            (&["nvidia0"], false),
-            (&["nvidiactl"], false),
-            (&["dxg"], false),
-        ];
-        for (nodes, limit) in cases {
-            let dev = dev_with(nodes);
-            assert_eq!(should_limit(nothing_set, dev.path()), *limit, "{nodes:?}");
-        }
-        // An empty /dev/dri (a container without the GPU passed in) is no GPU.
-        let dev = dev_with(&[]);
-        std::fs::create_dir(dev.path().join("dri")).unwrap();
-        assert!(should_limit(nothing_set, dev.path()));
+    fn limits_without_gpu_nodes_and_without_a_users_choice() {
+        assert!(should_limit(|_| false, Path::new(NO_GPU)));
     }
 
     #[test]
     fn a_users_driver_choice_is_kept() {
-        let dev = dev_with(&[]);
         for var in DRIVER_CHOICE_VARS {
-            assert!(!should_limit(|v| v == *var, dev.path()), "{var}");
+            assert!(!should_limit(|v| v == *var, Path::new(NO_GPU)), "{var}");
         }
     }
 }

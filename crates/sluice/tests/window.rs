@@ -680,18 +680,6 @@ fn opacity_makes_the_default_background_see_through() {
     assert!(pixel(2, 2)[0].abs_diff(0x0e) <= 1, "the padding too");
 }
 
-/// Whether this machine has a device node a hardware Vulkan driver could reach a GPU by, as
-/// `crates/sluice/src/vulkan_drivers.rs` decides it.
-fn has_gpu_node() -> bool {
-    ["dri", "dxg", "nvidia0", "nvidiactl"].iter().any(|node| {
-        let path = std::path::Path::new("/dev").join(node);
-        match std::fs::read_dir(&path) {
-            Ok(mut entries) => entries.next().is_some(),
-            Err(_) => path.exists(),
-        }
-    })
-}
-
 #[test]
 fn without_a_gpu_only_software_vulkan_drivers_are_loaded_and_children_see_none_of_it() {
     let s = Sluice::start(
@@ -724,7 +712,7 @@ fn without_a_gpu_only_software_vulkan_drivers_are_loaded_and_children_see_none_o
         "the window draws through a Vulkan driver; mapped: {drivers:?}\n{}",
         s.log()
     );
-    if !has_gpu_node() {
+    if !sluice_render::has_gpu_device_node(std::path::Path::new("/dev")) {
         let hardware: Vec<&&str> = drivers
             .iter()
             .filter(|d| !d.contains("lvp") && !d.contains("swiftshader"))

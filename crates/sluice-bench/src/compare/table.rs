@@ -173,22 +173,37 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_table_has_a_column_per_arm_and_the_medians() {
-        let c = Comparison {
+    /// Two rounds of 2 MiB of `plain` at 100×30: the drain and `terminals`.
+    fn comparison(
+        terminals: &[&str],
+        runs: Vec<ArmRound>,
+        failures: Vec<super::super::ArmFailure>,
+    ) -> Comparison {
+        let mut arms = vec![DRAIN.to_owned()];
+        arms.extend(terminals.iter().map(|t| (*t).to_owned()));
+        Comparison {
             rounds: 2,
             size: (100, 30),
             bytes: 2 << 20,
             payloads: vec!["plain".to_owned()],
-            arms: vec![DRAIN.to_owned(), "term".to_owned()],
-            runs: vec![
+            arms,
+            runs,
+            failures,
+        }
+    }
+
+    #[test]
+    fn the_table_has_a_column_per_arm_and_the_medians() {
+        let c = comparison(
+            &["term"],
+            vec![
                 run(DRAIN, 0, 100.0, false),
                 run("term", 0, 90.0, true),
                 run("term", 1, 40.0, true),
                 run(DRAIN, 1, 50.0, false),
             ],
-            failures: Vec::new(),
-        };
+            Vec::new(),
+        );
         let table = markdown(&c);
         assert!(
             table.contains("2 round(s), 100×30 cells, 2 MiB per payload"),
@@ -213,25 +228,21 @@ mod tests {
 
     #[test]
     fn a_failed_round_is_named_and_left_out_of_the_medians() {
-        let c = Comparison {
-            rounds: 2,
-            size: (100, 30),
-            bytes: 2 << 20,
-            payloads: vec!["plain".to_owned()],
-            arms: vec![DRAIN.to_owned(), "term".to_owned(), "slow".to_owned()],
-            runs: vec![
+        let c = comparison(
+            &["term", "slow"],
+            vec![
                 run(DRAIN, 0, 100.0, false),
                 run("term", 0, 90.0, true),
                 run("slow", 0, 10.0, true),
                 run(DRAIN, 1, 50.0, false),
                 run("term", 1, 40.0, true),
             ],
-            failures: vec![super::super::ArmFailure {
+            vec![super::super::ArmFailure {
                 arm: "slow".to_owned(),
                 round: 1,
                 error: "round 2, slow: Resource temporarily unavailable".to_owned(),
             }],
-        };
+        );
         let table = markdown(&c);
         // `slow` has round 1 only: 10 MB/s against the drain's 100.
         assert!(
