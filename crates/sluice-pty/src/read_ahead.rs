@@ -16,10 +16,15 @@
 
 use std::time::{Duration, Instant};
 
-/// The read-ahead under a sustained flood: about one frame of parse work. The parser takes
-/// 1 MiB in 9–25 ms (plain lines at ~110 MiB/s, dense colour at ~40 MiB/s; docs/performance.md),
-/// so a byte written under a flood is on screen within about a frame of being parsed.
-pub const LEAN_READ_AHEAD: usize = 1 << 20;
+/// The read-ahead under a sustained flood: a fraction of a frame's parse work. The parser
+/// takes 256 KiB in 2–6 ms (plain lines at ~110 MiB/s, dense colour at ~40 MiB/s;
+/// docs/performance.md), so a byte written under a flood waits that long to be parsed and then
+/// for the next frame. With 1 MiB (9–25 ms of parsing), output reached the screen 22–28 ms
+/// (p50) after it was written through a 100×30 window; with 256 KiB 17–20 ms, and a flood of
+/// 128 MiB of plain or dense lines was written as fast, headless and in a window, within
+/// the rounds' spread (`sluice-bench window-latency --mode flood`, three alternated runs each;
+/// docs/performance.md, "A fresh screen under floods"). Ghostty reads ahead 256 KiB too.
+pub const LEAN_READ_AHEAD: usize = 256 << 10;
 
 /// How long the parser must have been behind (the ring holding more than the lean limit)
 /// before the limit drops. A 16 MiB burst reaches the ring in 70–170 ms here (the kernel
@@ -98,6 +103,7 @@ mod tests {
     use super::*;
 
     const MIB: usize = 1 << 20;
+    const LEAN: usize = LEAN_READ_AHEAD;
 
     fn at(start: Instant, ms: u64) -> Instant {
         start + Duration::from_millis(ms)
@@ -122,26 +128,26 @@ mod tests {
         let mut r = ReadAhead::new(16 * MIB);
         assert_eq!(r.limit(2 * MIB, t0), 16 * MIB);
         assert_eq!(r.limit(16 * MIB, at(t0, 499)), 16 * MIB);
-        assert_eq!(r.limit(16 * MIB, at(t0, 500)), MIB, "behind for 500 ms");
+        assert_eq!(r.limit(16 * MIB, at(t0, 500)), LEAN, "behind for 500 ms");
         // Draining towards the lean limit, then hovering around it: still lean, even when
         // the ring touches empty with the kernel's buffer still full behind it.
-        assert_eq!(r.limit(4 * MIB, at(t0, 600)), MIB);
-        assert_eq!(r.limit(MIB / 2, at(t0, 700)), MIB);
-        assert_eq!(r.limit(0, at(t0, 800)), MIB);
-        assert_eq!(r.limit(MIB, at(t0, 5000)), MIB);
+        assert_eq!(r.limit(4 * MIB, at(t0, 600)), LEAN);
+        assert_eq!(r.limit(MIB / 2, at(t0, 700)), LEAN);
+        assert_eq!(r.limit(0, at(t0, 800)), LEAN);
+        assert_eq!(r.limit(MIB, at(t0, 5000)), LEAN);
         // The kernel runs dry for a moment, or for long while the ring still holds some:
         // still lean.
         r.kernel_quiet(Duration::from_millis(5), 0);
-        assert_eq!(r.limit(0, at(t0, 5010)), MIB);
+        assert_eq!(r.limit(0, at(t0, 5010)), LEAN);
         r.kernel_quiet(QUIET, MIB / 4);
-        assert_eq!(r.limit(MIB / 4, at(t0, 5050)), MIB);
+        assert_eq!(r.limit(MIB / 4, at(t0, 5050)), LEAN);
         // The flood ends; the parser empties the ring and the program stays quiet.
         r.kernel_quiet(QUIET, 0);
         assert_eq!(r.limit(0, at(t0, 5100)), 16 * MIB);
         // And the next flood starts its 500 ms afresh.
         assert_eq!(r.limit(2 * MIB, at(t0, 5200)), 16 * MIB);
         assert_eq!(r.limit(2 * MIB, at(t0, 5600)), 16 * MIB);
-        assert_eq!(r.limit(2 * MIB, at(t0, 5700)), MIB);
+        assert_eq!(r.limit(2 * MIB, at(t0, 5700)), LEAN);
     }
 
     #[test]
@@ -150,22 +156,22 @@ mod tests {
         let mut r = ReadAhead::new(16 * MIB);
         assert_eq!(r.limit(2 * MIB, t0), 16 * MIB);
         // Back under the lean limit for a moment: the parser kept up after all.
-        assert_eq!(r.limit(MIB / 2, at(t0, 300)), 16 * MIB);
+        assert_eq!(r.limit(LEAN / 2, at(t0, 300)), 16 * MIB);
         assert_eq!(r.limit(2 * MIB, at(t0, 400)), 16 * MIB);
         assert_eq!(
             r.limit(2 * MIB, at(t0, 800)),
             16 * MIB,
             "behind for 400 ms only"
         );
-        assert_eq!(r.limit(2 * MIB, at(t0, 900)), MIB);
+        assert_eq!(r.limit(2 * MIB, at(t0, 900)), LEAN);
     }
 
     #[test]
     fn a_ring_smaller_than_the_lean_limit_is_never_cut() {
         let t0 = Instant::now();
-        let mut r = ReadAhead::new(256 * 1024);
+        let mut r = ReadAhead::new(LEAN / 2);
         for ms in (0..2000).step_by(100) {
-            assert_eq!(r.limit(256 * 1024, at(t0, ms)), 256 * 1024);
+            assert_eq!(r.limit(LEAN / 2, at(t0, ms)), LEAN / 2);
         }
     }
 }

@@ -85,7 +85,7 @@ pub struct RingProducer {
 
 /// What [`RingProducer::release_idle_memory`] keeps ahead of the next write: the ring a
 /// sustained flood cycles through ([`crate::read_ahead::LEAN_READ_AHEAD`]), so that neither
-/// the next keystroke's echo nor the first MiB of the next burst meets a page fault.
+/// the next keystroke's echo nor the start of the next burst meets a page fault.
 pub const KEEP_RESIDENT: usize = crate::read_ahead::LEAN_READ_AHEAD;
 
 /// How much more than [`KEEP_RESIDENT`] must have been touched for a release to be worth its
@@ -509,7 +509,7 @@ mod tests {
         );
 
         let released = producer.release_idle_memory();
-        assert!(released >= 14 * MIB, "all but the kept MiB: {released}");
+        assert!(released >= 14 * MIB, "all but what is kept: {released}");
         let resident = producer.resident_free_space().unwrap();
         assert!(resident <= KEEP_RESIDENT, "{resident} bytes still resident");
         assert!(!producer.holds_idle_memory());

@@ -46,8 +46,8 @@ pub struct Cli {
     pub working_directory: Option<PathBuf>,
 
     /// How far the reader may read ahead of the parser, in bytes. Past this the program
-    /// writing to the terminal is made to wait (past 1 MiB while a flood has kept the parser
-    /// behind for half a second: the screen stays fresh).
+    /// writing to the terminal is made to wait (past 256 KiB while a flood has kept the
+    /// parser behind for half a second: the screen stays fresh).
     /// K, M and G suffixes are allowed (powers of 1024), e.g. 1M.
     #[arg(long, value_name = "BYTES", value_parser = parse_read_ahead)]
     pub read_ahead: Option<usize>,
