@@ -4,8 +4,8 @@
 //! Read as it comes, each write costs three wake-ups (reader, parser, and the UI's frame
 //! mark): through a 100×30 window the reader and the parser spent 0.11 s of CPU on that
 //! build, a third of the terminal's whole cost, most of it in context switches
-//! (docs/performance.md, "A trickle of small writes"). Reading such a trickle once a
-//! millisecond instead changes nothing anyone can see (frames come at most once a refresh)
+//! (docs/performance.md, "A trickle of small writes"). Reading such a trickle once every
+//! [`GATHER`] instead changes nothing anyone can see (frames come at most once a refresh)
 //! and wakes every thread a fraction as often.
 //!
 //! Interactive output is untouched: the pause only starts after [`TRICKLE_AFTER`] wake-ups in
@@ -21,8 +21,13 @@
 
 use std::time::{Duration, Instant};
 
-/// The longest pause: reads at most a thousand times a second during a trickle.
-pub const GATHER: Duration = Duration::from_millis(1);
+/// The longest pause: reads at most 250 times a second during a trickle. A quarter of a
+/// 60 Hz refresh: a line of a trickle reaches the screen at most that much later, on average
+/// half of it (on a 144 Hz display, at most one more frame). Measured with
+/// `benches/metro-cpu.sh 3` on the Metro-like build: with 1 ms the reader took 3–4 clock
+/// ticks and the parser 3–4, with 4 ms 1 and 2–3; the whole terminal 22–23 against 19–20
+/// (docs/performance.md, "A trickle of small writes"). The build's writes took as long.
+pub const GATHER: Duration = Duration::from_millis(4);
 
 /// Wake-ups in a row, each less than [`GATHER`] after the reader caught up, that make a
 /// trickle: more than any interactive burst (a redraw is a few writes), a small fraction of
@@ -133,7 +138,7 @@ mod tests {
     }
 
     #[test]
-    fn a_sustained_trickle_is_read_once_a_millisecond() {
+    fn a_sustained_trickle_is_read_once_every_gather() {
         let mut t = Trickle::default();
         trickle(&mut t, TRICKLE_AFTER, 100, SOON);
         // 100 bytes every 180 µs (a build's log): 8 KiB would take 15 ms to come.
@@ -147,9 +152,18 @@ mod tests {
     fn a_pause_never_outlasts_the_kernels_slack() {
         let mut t = Trickle::default();
         trickle(&mut t, TRICKLE_AFTER + 1, 100, SOON);
-        // 2 KiB a millisecond (2 MB/s): the slack fills in 4 ms, so a whole millisecond.
+        // 2 KiB over a whole pause: the slack takes four pauses to fill, so a whole pause.
         t.read(2 << 10);
         assert_eq!(t.woken(SOON, GATHER, false), GATHER);
+        // 4 KiB - 1 over a pause: the slack fills in about two, so a whole pause again.
+        t.read((4 << 10) - 1);
+        assert_eq!(t.woken(SOON, GATHER, false), GATHER);
+        // 2 KiB every 1 ms (2 MB/s): 8 KiB come in 4 ms.
+        t.read(2 << 10);
+        assert_eq!(
+            t.woken(SOON, Duration::from_millis(1), false),
+            GATHER.min(Duration::from_millis(4))
+        );
         // 2 KiB every 100 µs (20 MB/s): 8 KiB come in 400 µs.
         t.read(2 << 10);
         assert_eq!(
