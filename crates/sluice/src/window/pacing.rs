@@ -26,12 +26,23 @@ const CPU_BUDGET: f64 = 0.25;
 /// Under Xvfb, Fifo presentation does not wait for a refresh, so the pacing is ours.
 const DEFAULT_REFRESH: Duration = Duration::from_micros(16_667);
 
+/// How many recent frames' costs the budget is taken over: their median, so one frame that
+/// took long (the UI thread descheduled, a page fault) does not hold the next one back four
+/// times as long. Under a flood through a 100×30 window a frame's wall time was 6.4 ms at
+/// p50 and 15.9 ms at p99 (2026-12-02, `SLUICE_LOG=sluice::window=trace`); priced by the
+/// last frame alone, the gap between frames reached 58 ms at p99 and output took 52–71 ms to
+/// reach the screen at p99 (`sluice-bench window-latency --mode flood`; docs/performance.md,
+/// "A fresh screen under floods"). A cost that lasts, two frames of three, still counts.
+const COSTS: usize = 3;
+
 /// Decides when the next frame may be drawn.
 #[derive(Debug)]
 pub struct FramePacer {
     refresh: Duration,
     last_frame: Option<Instant>,
-    last_cost: Duration,
+    /// The last [`COSTS`] frames' costs, the oldest overwritten first; zero once idle.
+    costs: [Duration; COSTS],
+    next_cost: usize,
 }
 
 impl FramePacer {
@@ -39,7 +50,8 @@ impl FramePacer {
         Self {
             refresh: refresh.unwrap_or(DEFAULT_REFRESH),
             last_frame: None,
-            last_cost: Duration::ZERO,
+            costs: [Duration::ZERO; COSTS],
+            next_cost: 0,
         }
     }
 
@@ -48,19 +60,28 @@ impl FramePacer {
         let Some(last) = self.last_frame else {
             return Instant::now();
         };
-        let budgeted = self.last_cost.div_f64(CPU_BUDGET);
+        let budgeted = self.typical_cost().div_f64(CPU_BUDGET);
         last + self.refresh.max(budgeted)
+    }
+
+    /// The median of the recent frames' costs.
+    fn typical_cost(&self) -> Duration {
+        let mut costs = self.costs;
+        costs.sort_unstable();
+        costs[COSTS / 2]
     }
 
     /// Records a frame that started at `start` and cost `cost` of CPU.
     pub fn frame_drawn(&mut self, start: Instant, cost: Duration) {
         self.last_frame = Some(start);
-        self.last_cost = cost;
+        self.costs[self.next_cost] = cost;
+        self.next_cost = (self.next_cost + 1) % COSTS;
     }
 
-    /// Forgets the last frame's cost once output has stopped: the next frame is drawn at once.
+    /// Forgets the recent frames' costs once output has stopped: the next frame is drawn at
+    /// once.
     pub fn idle(&mut self) {
-        self.last_cost = Duration::ZERO;
+        self.costs = [Duration::ZERO; COSTS];
     }
 }
 
@@ -69,15 +90,38 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_cheap_frame_waits_one_refresh_an_expensive_one_its_budget() {
+    fn a_cheap_frame_waits_one_refresh_expensive_ones_their_budget() {
         let mut pacer = FramePacer::new(Some(Duration::from_millis(16)));
         let start = Instant::now();
         assert!(pacer.next_frame_at() <= Instant::now());
         pacer.frame_drawn(start, Duration::from_micros(500));
         assert_eq!(pacer.next_frame_at(), start + Duration::from_millis(16));
         pacer.frame_drawn(start, Duration::from_millis(45));
+        pacer.frame_drawn(start, Duration::from_millis(45));
         assert_eq!(pacer.next_frame_at(), start + Duration::from_millis(180));
         pacer.idle();
         assert_eq!(pacer.next_frame_at(), start + Duration::from_millis(16));
+    }
+
+    #[test]
+    fn one_slow_frame_does_not_hold_the_next_back() {
+        let mut pacer = FramePacer::new(Some(Duration::from_millis(16)));
+        let start = Instant::now();
+        for _ in 0..COSTS {
+            pacer.frame_drawn(start, Duration::from_millis(6));
+        }
+        assert_eq!(pacer.next_frame_at(), start + Duration::from_millis(24));
+        pacer.frame_drawn(start, Duration::from_millis(20));
+        assert_eq!(
+            pacer.next_frame_at(),
+            start + Duration::from_millis(24),
+            "a hiccup"
+        );
+        pacer.frame_drawn(start, Duration::from_millis(20));
+        assert_eq!(
+            pacer.next_frame_at(),
+            start + Duration::from_millis(80),
+            "two slow frames of three: a cost that lasts"
+        );
     }
 }
