@@ -9,8 +9,8 @@
 //! ```
 //!
 //! The reader waits only on the kernel (`poll(2)` on the master) or on a ring that holds its
-//! read-ahead (the whole ring, or [`read_ahead::LEAN_READ_AHEAD`] under a sustained flood). It never
-//! takes a lock and never waits on whoever consumes the ring. The writer never blocks on the
+//! read-ahead (the whole ring, or [`read_ahead::LEAN_READ_AHEAD`] under a sustained flood).
+//! It never takes a lock and never waits on whoever consumes the ring. The writer never blocks on the
 //! child either: the master is non-blocking, so a child that stops reading its input stalls
 //! only the writer's queue, which can be cancelled.
 //!

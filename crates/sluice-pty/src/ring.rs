@@ -122,7 +122,7 @@ impl RingProducer {
     /// capacity under a sustained flood ([`crate::read_ahead`]).
     ///
     /// This is the only wait in the reader besides the kernel. The time spent here is added to
-    /// [`PtyStats::full_ring_wait`].
+    /// [`PtyStatsSnapshot::full_ring_wait`](crate::stats::PtyStatsSnapshot::full_ring_wait).
     pub fn wait_for_room_below(&mut self, limit: usize) -> Room {
         let limit = limit.clamp(1, self.shared.capacity);
         let room = |p: &Self| limit.saturating_sub(p.filled());
