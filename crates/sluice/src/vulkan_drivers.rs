@@ -5,8 +5,8 @@
 //! lavapipe beside the radeon, intel and intel_hasvk drivers, so a window on a machine with no
 //! GPU carried three drivers that could never find a device: 1 MiB of their relocated pages
 //! (anonymous memory) and 6 MiB of resident code (docs/performance.md, "Memory"). A hardware
-//! driver reaches its GPU through a device node (`/dev/dri/*`, `/dev/nvidia*`, WSL's
-//! `/dev/dxg`); where there is none, only a software driver can offer a device, so Sluice
+//! driver reaches its GPU through a device node (`/dev/dri/*`, `/dev/nvidia0`,
+//! `/dev/nvidiactl`, WSL's `/dev/dxg`: `sluice_render::has_gpu_device_node`); where there is none, only a software driver can offer a device, so Sluice
 //! asks the loader for those alone (`VK_LOADER_DRIVERS_SELECT`, Vulkan loader 1.3.234 and
 //! later). If no software driver matches either, wgpu finds no Vulkan adapter and the window
 //! falls back to GL, as it would on a machine without Vulkan.

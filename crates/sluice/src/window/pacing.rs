@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 /// On software rendering a full frame costs ~7 ms at 100×30 under a flood and 9.5 ms of
 /// process CPU at 160×50 offscreen (docs/performance.md, "Frames"): at 60 Hz that is more than
 /// two cores can spare, and the parser, the reader and the program itself would starve. The
-/// budget sets the frame interval under a flood (cost ÷ budget), and with it how stale the
-/// screen is. `sluice-bench compare`, a 100×30 window under an endless flood, 2026-12-01
+/// budget sets the frame interval under a flood (the median of the last [`COSTS`] frames'
+/// costs ÷ budget), and with it how stale the screen is. `sluice-bench compare`, a 100×30 window under an endless flood, 2026-12-01
 /// (docs/performance.md, "A fresh screen under floods"): at 12% output reached the screen in
 /// p50 84–85 ms, at 25% in 41–60 ms, at 40% in 35–52 ms, while plain text was read at 0.68×,
 /// 0.59× and 0.50× the bare drain (the renderer's CPU is the parser's on two cores). 25%
