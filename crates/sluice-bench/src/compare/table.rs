@@ -104,13 +104,35 @@ pub fn markdown(c: &Comparison) -> String {
         "\nThe {DRAIN} arm is the probe on a bare PTY read by a tight `read(2)` loop: the limit. \
          A ratio above 1 is noise (or a harness fault), not speed.\n"
     );
-    for f in &c.failures {
-        out += &format!(
-            "\n{} did not finish round {} ({}); its figures are the medians of its other rounds.\n",
-            f.arm,
-            f.round + 1,
-            f.error
-        );
+    out += &failure_lines(c);
+    out
+}
+
+/// One line per failed round. A terminal that failed every round gets one line saying so,
+/// because "the medians of its other rounds" would be false: its column is all dashes.
+fn failure_lines(c: &Comparison) -> String {
+    let mut out = String::new();
+    for arm in &c.arms {
+        let failed: Vec<_> = c.failures.iter().filter(|f| &f.arm == arm).collect();
+        if failed.is_empty() {
+            continue;
+        }
+        if failed.len() >= c.rounds {
+            let first = failed[0];
+            out += &format!(
+                "\n{arm} did not finish any of its {} round(s) (first: {}); it has no figures.\n",
+                c.rounds, first.error
+            );
+            continue;
+        }
+        for f in failed {
+            out += &format!(
+                "\n{arm} did not finish round {} ({}); its figures are the medians of its other \
+                 rounds.\n",
+                f.round + 1,
+                f.error
+            );
+        }
     }
     out
 }
@@ -258,5 +280,34 @@ mod tests {
             ),
             "{table}"
         );
+    }
+
+    #[test]
+    fn a_terminal_that_failed_every_round_is_said_to_have_no_figures() {
+        let failure = |round| super::super::ArmFailure {
+            arm: "broken".to_owned(),
+            round,
+            error: format!("round {}, broken: exited with status 1", round + 1),
+        };
+        let c = comparison(
+            &["term", "broken"],
+            vec![
+                run(DRAIN, 0, 100.0, false),
+                run("term", 0, 90.0, true),
+                run(DRAIN, 1, 50.0, false),
+                run("term", 1, 40.0, true),
+            ],
+            vec![failure(0), failure(1)],
+        );
+        let table = markdown(&c);
+        assert!(
+            table.contains(
+                "broken did not finish any of its 2 round(s) \
+                 (first: round 1, broken: exited with status 1); it has no figures."
+            ),
+            "{table}"
+        );
+        assert!(!table.contains("medians of its other rounds"), "{table}");
+        assert!(table.contains("| read `plain`, × drain (MB/s) | 1.00× (75) | 0.85× (65) | — |"));
     }
 }
