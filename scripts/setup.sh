@@ -4,13 +4,14 @@
 # already there. Needs root (or sudo).
 set -euo pipefail
 
-# What running Sluice needs: a Vulkan (or GL) driver and loader, the windowing libraries, a
-# font. A packager depends on these (see README.md).
+# What running Sluice needs: the windowing libraries, a font, and a Vulkan (or GL) driver and
+# loader for the GPU backend (the software renderer needs none). A packager depends on these
+# (see README.md).
 packages=(
   mesa-vulkan-drivers   # lavapipe: software Vulkan, for machines without a GPU
   libvulkan1            # the Vulkan loader wgpu opens
   libegl1 libgl1        # the GL fallback
-  libx11-6 libxcursor1 libxrandr2 libxi6 libxkbcommon0 libxkbcommon-x11-0  # winit on X11
+  libx11-6 libx11-xcb1 libxcursor1 libxrandr2 libxi6 libxkbcommon0 libxkbcommon-x11-0  # winit and softbuffer on X11
   libwayland-client0 libwayland-egl1 libwayland-cursor0                  # winit on Wayland
   fonts-dejavu-core     # the system copy of the bundled font's family
   libfontconfig1        # family names (monospace, aliases) resolve through fontconfig

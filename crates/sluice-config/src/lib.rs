@@ -346,6 +346,20 @@ impl TabBar {
     }
 }
 
+/// Where frames are drawn (`renderer.backend`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RendererBackend {
+    /// The GPU where the machine has one; the software renderer where it has no GPU device
+    /// node, or where the only adapter found is itself software (lavapipe, llvmpipe), or
+    /// none works. Translucent windows (`window.opacity` under 1) are drawn by the GPU
+    /// backend, which alone can show them.
+    #[default]
+    Auto,
+    Gpu,
+    Software,
+}
+
 /// A font style name as fontconfig and font menus write them ("Medium", "SemiBold Italic",
 /// "Light", "Bold Oblique"): its weight (100 to 900) and whether it slants.
 pub fn font_style(name: &str) -> Result<(u16, bool), String> {

@@ -12,7 +12,7 @@ use serde::Serialize;
 use crate::reader::{Reader, any, within};
 use crate::{
     BindingList, Blinking, ConfirmPaste, CursorShape, Decorations, HexColor, MouseBindingList,
-    NotifyWhen, StartupMode, TabBar,
+    NotifyWhen, RendererBackend, StartupMode, TabBar,
 };
 
 /// One option as documented: `section.name`, its doc comment, its default as TOML (`None`
@@ -455,6 +455,13 @@ options! {
         class: String = "sluice".to_owned(), not_blank("class");
         /// When the tab bar is shown: "auto" (with two or more tabs), "always" or "never".
         tab_bar: TabBar = TabBar::Auto, any;
+    }
+    ["renderer"] Renderer as renderer {
+        /// Where frames are drawn: "gpu" (wgpu: Vulkan, Metal, DX12 or GL), "software" (the
+        /// CPU alone, shown through shared memory: no GPU driver loaded) or "auto": the GPU
+        /// where the machine has one, else software. See docs/architecture.md. Applies when
+        /// Sluice starts.
+        backend: RendererBackend = RendererBackend::Auto, any;
     }
 }
 

@@ -1,5 +1,6 @@
 //! The glyph atlas: one RGBA texture holding every glyph and sprite drawn so far (or, when
-//! rows are composited on the CPU, the same pixels in memory).
+//! rows are composited on the CPU, with wgpu or by the software renderer, the same pixels in
+//! memory).
 //!
 //! Mask glyphs (ordinary text) are stored as coverage in all four channels and tinted by the
 //! shader; colour glyphs (emoji) are stored premultiplied. The atlas starts small and doubles
@@ -126,29 +127,42 @@ pub enum AtlasKey {
 pub struct AtlasFull;
 
 pub struct Atlas {
-    /// The texture the cell pipeline samples, or, when rows are composited on the CPU, the
-    /// atlas's pixels in memory (RGBA8, `size` square) and a texture never written.
-    texture: wgpu::Texture,
-    pixels: Option<Vec<u8>>,
-    pub(crate) view: wgpu::TextureView,
+    store: AtlasStore,
     allocator: AtlasAllocator,
     /// `None`: the image is empty (a space), nothing to draw.
     entries: FxHashMap<AtlasKey, Option<AtlasEntry>>,
     size: u32,
-    /// Counts the textures made: a view bound to an older one must be bound again.
+    /// Counts the stores made: a view bound to an older texture must be bound again.
     generation: u64,
 }
 
-impl Atlas {
-    /// An empty atlas; `in_memory` keeps its pixels in memory for [`Compositing::Cpu`]
-    /// instead of in the texture.
-    ///
-    /// [`Compositing::Cpu`]: crate::Compositing::Cpu
-    pub fn new(device: &wgpu::Device, in_memory: bool) -> Self {
-        Self::with_size(device, INITIAL_ATLAS_SIZE, 1, in_memory)
-    }
+/// Where the atlas's pixels are: in the texture the cell pipeline samples, or in memory for
+/// rows composited on the CPU (with wgpu, or by the software renderer). Never both: the
+/// texture that used to be made beside the memory was never written or read.
+enum AtlasStore {
+    Texture {
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        texture: wgpu::Texture,
+        view: wgpu::TextureView,
+    },
+    /// RGBA8, `size` pixels square.
+    Memory(Vec<u8>),
+}
 
-    fn with_size(device: &wgpu::Device, size: u32, generation: u64, in_memory: bool) -> Self {
+/// Where a new atlas keeps its pixels.
+#[derive(Clone)]
+pub(crate) enum AtlasPlace {
+    /// A texture of this device, written through this queue.
+    Texture(wgpu::Device, wgpu::Queue),
+    Memory,
+}
+
+impl AtlasStore {
+    fn new(place: &AtlasPlace, size: u32) -> Self {
+        let AtlasPlace::Texture(device, queue) = place else {
+            return AtlasStore::Memory(vec![0; (size * size * 4) as usize]);
+        };
         let texture = device.create_texture(&wgpu::TextureDescriptor {
             label: Some("glyph atlas"),
             size: wgpu::Extent3d {
@@ -164,12 +178,34 @@ impl Atlas {
             view_formats: &[],
         });
         let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
-        let allocator = AtlasAllocator::new(size2(size as i32, size as i32));
-        Self {
+        AtlasStore::Texture {
+            device: device.clone(),
+            queue: queue.clone(),
             texture,
-            pixels: in_memory.then(|| vec![0; (size * size * 4) as usize]),
             view,
-            allocator,
+        }
+    }
+
+    fn place(&self) -> AtlasPlace {
+        match self {
+            AtlasStore::Texture { device, queue, .. } => {
+                AtlasPlace::Texture(device.clone(), queue.clone())
+            }
+            AtlasStore::Memory(_) => AtlasPlace::Memory,
+        }
+    }
+}
+
+impl Atlas {
+    /// An empty atlas keeping its pixels in `place`.
+    pub(crate) fn new(place: AtlasPlace) -> Self {
+        Self::with_size(&place, INITIAL_ATLAS_SIZE, 1)
+    }
+
+    fn with_size(place: &AtlasPlace, size: u32, generation: u64) -> Self {
+        Self {
+            store: AtlasStore::new(place, size),
+            allocator: AtlasAllocator::new(size2(size as i32, size as i32)),
             entries: FxHashMap::default(),
             size,
             generation,
@@ -187,19 +223,17 @@ impl Atlas {
 
     /// Replaces a full atlas by an empty one twice its size; false, changing nothing, if it is
     /// already at [`MAX_ATLAS_SIZE`]. The caller redraws what it was drawing.
-    pub fn grow(&mut self, device: &wgpu::Device) -> bool {
+    pub fn grow(&mut self) -> bool {
         if self.size >= MAX_ATLAS_SIZE {
             return false;
         }
-        let in_memory = self.pixels.is_some();
-        *self = Self::with_size(device, self.size * 2, self.generation + 1, in_memory);
+        *self = Self::with_size(&self.store.place(), self.size * 2, self.generation + 1);
         true
     }
 
     /// The entry for `key`, rasterising and uploading it with `make` the first time.
     pub fn get_or_insert(
         &mut self,
-        queue: &wgpu::Queue,
         key: AtlasKey,
         make: impl FnOnce() -> Option<Bitmap>,
     ) -> Result<Option<AtlasEntry>, AtlasFull> {
@@ -207,16 +241,14 @@ impl Atlas {
             return Ok(*entry);
         }
         let entry = match make() {
-            Some(bitmap) if bitmap.width > 0 && bitmap.height > 0 => {
-                Some(self.upload(queue, &bitmap)?)
-            }
+            Some(bitmap) if bitmap.width > 0 && bitmap.height > 0 => Some(self.upload(&bitmap)?),
             _ => None,
         };
         self.entries.insert(key, entry);
         Ok(entry)
     }
 
-    fn upload(&mut self, queue: &wgpu::Queue, bitmap: &Bitmap) -> Result<AtlasEntry, AtlasFull> {
+    fn upload(&mut self, bitmap: &Bitmap) -> Result<AtlasEntry, AtlasFull> {
         // One pixel of padding keeps linear sampling from bleeding in a neighbour.
         let allocation = self
             .allocator
@@ -226,15 +258,18 @@ impl Atlas {
             allocation.rectangle.min.x as u32,
             allocation.rectangle.min.y as u32,
         );
-        if let Some(pixels) = &mut self.pixels {
-            let stride = (self.size * 4) as usize;
-            let row = (bitmap.width * 4) as usize;
-            for (line, source) in bitmap.data.chunks_exact(row).enumerate() {
-                let at = (y as usize + line) * stride + x as usize * 4;
-                pixels[at..at + row].copy_from_slice(source);
+        match &mut self.store {
+            AtlasStore::Memory(pixels) => {
+                let stride = (self.size * 4) as usize;
+                let row = (bitmap.width * 4) as usize;
+                for (line, source) in bitmap.data.chunks_exact(row).enumerate() {
+                    let at = (y as usize + line) * stride + x as usize * 4;
+                    pixels[at..at + row].copy_from_slice(source);
+                }
             }
-        } else {
-            self.write_texture(queue, bitmap, x, y);
+            AtlasStore::Texture { queue, texture, .. } => {
+                write_texture(queue, texture, bitmap, x, y)
+            }
         }
         Ok(AtlasEntry {
             x,
@@ -247,34 +282,23 @@ impl Atlas {
         })
     }
 
-    fn write_texture(&self, queue: &wgpu::Queue, bitmap: &Bitmap, x: u32, y: u32) {
-        queue.write_texture(
-            wgpu::TexelCopyTextureInfo {
-                texture: &self.texture,
-                mip_level: 0,
-                origin: wgpu::Origin3d { x, y, z: 0 },
-                aspect: wgpu::TextureAspect::All,
-            },
-            &bitmap.data,
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(bitmap.width * 4),
-                rows_per_image: None,
-            },
-            wgpu::Extent3d {
-                width: bitmap.width,
-                height: bitmap.height,
-                depth_or_array_layers: 1,
-            },
-        );
-    }
-
     /// The pixels, when the atlas is kept in memory.
     pub(crate) fn pixels(&self) -> Option<AtlasPixels<'_>> {
-        self.pixels.as_deref().map(|data| AtlasPixels {
-            data,
-            size: self.size,
-        })
+        match &self.store {
+            AtlasStore::Memory(data) => Some(AtlasPixels {
+                data,
+                size: self.size,
+            }),
+            AtlasStore::Texture { .. } => None,
+        }
+    }
+
+    /// The texture the cell pipeline samples, when the atlas is kept in one.
+    pub(crate) fn texture_view(&self) -> Option<&wgpu::TextureView> {
+        match &self.store {
+            AtlasStore::Texture { view, .. } => Some(view),
+            AtlasStore::Memory(_) => None,
+        }
     }
 
     /// Forgets everything; the caller redraws the whole frame.
@@ -282,4 +306,26 @@ impl Atlas {
         self.allocator.clear();
         self.entries.clear();
     }
+}
+
+fn write_texture(queue: &wgpu::Queue, texture: &wgpu::Texture, bitmap: &Bitmap, x: u32, y: u32) {
+    queue.write_texture(
+        wgpu::TexelCopyTextureInfo {
+            texture,
+            mip_level: 0,
+            origin: wgpu::Origin3d { x, y, z: 0 },
+            aspect: wgpu::TextureAspect::All,
+        },
+        &bitmap.data,
+        wgpu::TexelCopyBufferLayout {
+            offset: 0,
+            bytes_per_row: Some(bitmap.width * 4),
+            rows_per_image: None,
+        },
+        wgpu::Extent3d {
+            width: bitmap.width,
+            height: bitmap.height,
+            depth_or_array_layers: 1,
+        },
+    );
 }

@@ -18,7 +18,7 @@ use std::ops::Range;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::renderer::Frames;
+use crate::frame::FrameRing;
 use crate::rows::{QUAD_VERTICES, Vertex};
 use sluice_term::Rgb;
 
@@ -80,6 +80,15 @@ impl PixelOrder {
         }
     }
 
+    /// The order whose pixels, read as native `u32`s, are `0xAARRGGBB`: the format window
+    /// systems take from memory (softbuffer's, X11's 24- and 32-bit visuals, Wayland's
+    /// XRGB8888), which the software renderer composites in. `None` on a big-endian machine,
+    /// where it would put alpha first, which the blending here does not do: the software
+    /// renderer is not offered there.
+    pub(crate) fn native_argb() -> Option<PixelOrder> {
+        cfg!(target_endian = "little").then_some(PixelOrder::Bgra)
+    }
+
     /// `rgba` in this order.
     fn arrange(self, [r, g, b, a]: [u8; 4]) -> [u8; 4] {
         match self {
@@ -136,6 +145,20 @@ impl<'a> Canvas<'a> {
     fn draw(&mut self, order: PixelOrder, vertices: &[Vertex], atlas: AtlasPixels) {
         for quad in vertices.chunks_exact(QUAD_VERTICES) {
             self.quad(order, &quad[0], &quad[QUAD_VERTICES - 1], atlas);
+        }
+    }
+
+    /// Blends the quads of a run of rows (frame row, its quads in `vertices`), consuming the
+    /// canvas: the rows are done.
+    fn draw_run(
+        mut self,
+        order: PixelOrder,
+        run: &[(usize, Range<usize>)],
+        vertices: &[Vertex],
+        atlas: AtlasPixels,
+    ) {
+        for (_, quads) in run {
+            self.draw(order, &vertices[quads.clone()], atlas);
         }
     }
 
@@ -212,38 +235,27 @@ impl CpuRows {
         }
     }
 
-    /// Composites `rows` (viewport rows of `frames`), their quads in `vertices` up to
+    /// Composites `rows` (viewport rows of `ring`), their quads in `vertices` up to
     /// `row_ends` (one end a row), over `background`, copies them into a staging buffer and
-    /// records copying that into the frame texture: one copy for each run of rows next to each other
-    /// in the texture (a full redraw is one or two).
+    /// records copying that into `texture`: one copy for each run of rows next to each other
+    /// in the frame (a full redraw is one or two).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn composite(
         &mut self,
         device: &wgpu::Device,
         encoder: &mut wgpu::CommandEncoder,
-        frames: &Frames,
+        (ring, texture): (&FrameRing, &wgpu::Texture),
         (rows, row_ends): (&[usize], &[usize]),
         vertices: &[Vertex],
         atlas: AtlasPixels,
         background: Rgb,
     ) {
-        // (texture row, the row's quads), in texture order.
-        let mut placed: Vec<(usize, Range<usize>)> = rows
-            .iter()
-            .zip(row_ends)
-            .scan(0, |start, (&row, &end)| {
-                let quads = *start..end;
-                *start = end;
-                Some(((frames.origin + row) % frames.rows.max(1), quads))
-            })
-            .collect();
-        placed.sort_unstable_by_key(|(texture_row, _)| *texture_row);
+        let placed = ring.in_frame_order(rows, row_ends);
         // A copy out of a buffer wants its lines 256 bytes apart.
-        let bytes_per_line =
-            (frames.width * 4).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
+        let bytes_per_line = (ring.width * 4).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
         let stride = (bytes_per_line / 4) as usize;
-        let lines = |rows: usize| (rows as u32 * frames.row_height).min(frames.height);
-        let size = u64::from(bytes_per_line) * u64::from(lines(placed.len()));
+        let lines = (placed.len() as u32 * ring.row_height).min(ring.height);
+        let size = u64::from(bytes_per_line) * u64::from(lines);
         if size == 0 {
             return;
         }
@@ -276,19 +288,16 @@ impl CpuRows {
         };
         let mut offset = 0;
         for run in placed.chunk_by(|a, b| a.0 + 1 == b.0) {
-            let top = run[0].0 as u32 * frames.row_height;
-            let height = lines(run.len()).min(frames.height.saturating_sub(top));
+            let (top, height) = ring.lines(run[0].0, run.len());
             let len = height as usize * stride;
-            let mut canvas = Canvas::blank(
+            let canvas = Canvas::blank(
                 &mut pixels[offset..offset + len],
                 stride,
                 self.order,
-                (frames.width, top, height),
+                (ring.width, top, height),
                 background,
             );
-            for (_, quads) in run {
-                canvas.draw(self.order, &vertices[quads.clone()], atlas);
-            }
+            canvas.draw_run(self.order, run, vertices, atlas);
             encoder.copy_buffer_to_texture(
                 wgpu::TexelCopyBufferInfo {
                     buffer: &staging.buffer,
@@ -299,13 +308,13 @@ impl CpuRows {
                     },
                 },
                 wgpu::TexelCopyTextureInfo {
-                    texture: &frames.texture,
+                    texture,
                     mip_level: 0,
                     origin: wgpu::Origin3d { x: 0, y: top, z: 0 },
                     aspect: wgpu::TextureAspect::All,
                 },
                 wgpu::Extent3d {
-                    width: frames.width,
+                    width: ring.width,
                     height,
                     depth_or_array_layers: 1,
                 },
@@ -326,6 +335,34 @@ impl CpuRows {
         if let Some(staging) = self.in_flight.take() {
             self.staging.give_back(staging);
         }
+    }
+}
+
+/// Composites `rows` (viewport rows of `ring`), their quads in `vertices` up to `row_ends`,
+/// over `background`, straight into `pixels`, a frame kept in memory in
+/// [`PixelOrder::native_argb`] (the software renderer's): nothing is copied afterwards.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn composite_in_memory(
+    pixels: &mut [u32],
+    order: PixelOrder,
+    ring: &FrameRing,
+    (rows, row_ends): (&[usize], &[usize]),
+    vertices: &[Vertex],
+    atlas: AtlasPixels,
+    background: Rgb,
+) {
+    let stride = ring.width as usize;
+    for run in ring
+        .in_frame_order(rows, row_ends)
+        .chunk_by(|a, b| a.0 + 1 == b.0)
+    {
+        let (top, height) = ring.lines(run[0].0, run.len());
+        let lines = top as usize * stride..(top + height) as usize * stride;
+        let Some(lines) = pixels.get_mut(lines) else {
+            continue;
+        };
+        let canvas = Canvas::blank(lines, stride, order, (ring.width, top, height), background);
+        canvas.draw_run(order, run, vertices, atlas);
     }
 }
 

@@ -100,6 +100,12 @@ impl Gpu {
         self.health.lost.load(Ordering::Acquire)
     }
 
+    /// Whether the adapter is itself software (lavapipe, llvmpipe, WARP): a CPU drawing
+    /// through a GPU's interface.
+    pub fn is_software(&self) -> bool {
+        self.adapter.get_info().device_type == wgpu::DeviceType::Cpu
+    }
+
     /// GPU errors logged so far.
     pub fn errors(&self) -> u64 {
         self.health.errors.load(Ordering::Relaxed)

@@ -5,8 +5,8 @@ use sluice_term::Rgb;
 use wgpu::util::DeviceExt;
 
 use crate::blank::BlankRow;
+use crate::frame::FrameRing;
 use crate::pipeline::{PipelineSpec, render_pass, render_pipeline};
-use crate::renderer::Frames;
 use crate::rows::{QUAD_INDICES, QUAD_VERTICES, Vertex, quad_indices};
 
 /// The cell pipeline and its buffers, shared by every view.
@@ -58,15 +58,20 @@ impl GpuRows {
         }
     }
 
-    /// Records drawing `rows` of `frames` (viewport rows), whose quads are `vertices`: each
-    /// row blanked to `background` by a copy, then every quad in one draw.
+    /// Records drawing `rows` (viewport rows of `ring`) into `texture`, whose quads are
+    /// `vertices`: each row blanked to `background` by a copy, then every quad in one draw.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn draw(
         &mut self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         encoder: &mut wgpu::CommandEncoder,
-        (frames, bind_group): (&Frames, &wgpu::BindGroup),
+        (ring, texture, view, bind_group): (
+            &FrameRing,
+            &wgpu::Texture,
+            &wgpu::TextureView,
+            &wgpu::BindGroup,
+        ),
         rows: &[usize],
         vertices: &[Vertex],
         background: Rgb,
@@ -78,15 +83,14 @@ impl GpuRows {
         }
         queue.write_buffer(&self.vertices, 0, bytemuck::cast_slice(vertices));
         // Every row drawn starts blank: its default background is copied, not shaded (blank.rs).
-        let row_height = frames.row_height;
+        let row_height = ring.row_height;
         self.blank
-            .prepare(device, encoder, (frames.width, row_height), background);
+            .prepare(device, encoder, (ring.width, row_height), background);
         for &row in rows {
-            let top = ((frames.origin + row) % frames.rows.max(1)) as u32 * row_height;
             self.blank
-                .copy_over(encoder, &frames.texture, top, row_height);
+                .copy_over(encoder, texture, ring.top_of(row), row_height);
         }
-        let mut pass = render_pass(encoder, "rows", &frames.view, wgpu::LoadOp::Load);
+        let mut pass = render_pass(encoder, "rows", view, wgpu::LoadOp::Load);
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, bind_group, &[]);
         pass.set_vertex_buffer(0, self.vertices.slice(..));

@@ -24,6 +24,24 @@ impl Image {
         ]
     }
 
+    /// An image of `width × height` pixels given as native `u32`s `0xAARRGGBB`, lines top to
+    /// bottom (the software renderer's frames).
+    pub fn from_argb(width: u32, height: u32, pixels: &[u32]) -> Self {
+        let rgba = pixels
+            .iter()
+            .take((width * height) as usize)
+            .flat_map(|&p| {
+                let [a, r, g, b] = p.to_be_bytes();
+                [r, g, b, a]
+            })
+            .collect();
+        Image {
+            width,
+            height,
+            rgba,
+        }
+    }
+
     /// Writes the image as a PNG file.
     pub fn save_png(&self, path: &Path) -> Result<()> {
         let file = std::fs::File::create(path)

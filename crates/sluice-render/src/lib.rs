@@ -1,6 +1,8 @@
-//! Sluice's renderer: draws `sluice-term` snapshots with wgpu, redrawing only what changed.
+//! Sluice's renderer: draws `sluice-term` snapshots with wgpu, or on the CPU alone where there
+//! is no GPU, redrawing only what changed.
 //!
-//! - A persistent frame texture holds the last frame; the swapchain does not keep it.
+//! - A persistent frame per pane holds the last frame (a texture, or memory for the software
+//!   renderer); the swapchain does not keep it.
 //! - Each frame draws only rows whose fingerprint changed ([`damage`]). A scroll, which the
 //!   terminal reports as full damage, is found by matching fingerprints and done as one GPU
 //!   copy, after which only the new rows are drawn. Each row drawn is first blanked with a
@@ -11,6 +13,9 @@
 //! - On a GPU the quads are drawn by the cell pipeline; on a software adapter (lavapipe) the
 //!   same quads are composited on the CPU and the rows copied into the frame texture
 //!   ([`Compositing`], composite.rs), which costs a fraction of lavapipe's rasteriser.
+//! - The software renderer ([`Renderer::software`]) composites the same quads into frames in
+//!   memory and shows them through an image shared with the window system
+//!   ([`SoftwareSurface`]): no GPU driver at all, and only changed rows handed over.
 //! - Frames can be read back as images ([`Renderer::read_frame`]) for tests and screenshots,
 //!   or presented to a window ([`WindowSurface`]).
 
@@ -23,13 +28,17 @@ mod decorations;
 mod device_nodes;
 mod error;
 pub mod font;
+mod frame;
 mod gpu;
+mod gpu_backend;
 mod gpu_rows;
+mod gpu_surface;
 mod image;
 mod offscreen;
 mod pipeline;
 mod renderer;
 mod rows;
+mod software_surface;
 mod surface;
 
 pub use composite::{COMPOSITING_ENV, Compositing};
@@ -39,8 +48,10 @@ pub use device_nodes::has_gpu_device_node;
 pub use error::{Error, Result};
 pub use font::{CellMetrics, FaceStyle, FontConfig};
 pub use gpu::Gpu;
+pub use gpu_surface::{GpuSurface, preferred_format};
 pub use image::Image;
 pub use offscreen::Offscreen;
-pub use renderer::{FrameReport, PaneView, Renderer};
-pub use surface::{Placed, Presented, WindowSurface, preferred_format};
+pub use renderer::{BackendKind, FrameReport, PaneView, Renderer};
+pub use software_surface::SoftwareSurface;
+pub use surface::{Placed, Presented, WindowSurface};
 pub use wgpu;

@@ -9,9 +9,10 @@ use crate::gpu::Gpu;
 use crate::image::Image;
 use crate::renderer::{FrameReport, PaneView, Renderer};
 
-/// A GPU device and a renderer drawing one view into RGBA textures.
+/// A renderer drawing one view, on a GPU device (into RGBA textures) or on the CPU alone.
 pub struct Offscreen {
-    pub gpu: Gpu,
+    /// `None` for the software renderer.
+    pub gpu: Option<Gpu>,
     pub renderer: Renderer,
     pub view: PaneView,
 }
@@ -32,7 +33,18 @@ impl Offscreen {
         let renderer = Renderer::new(&gpu.device, &gpu.queue, format, fonts, compositing)?;
         let view = renderer.new_view();
         Ok(Self {
-            gpu,
+            gpu: Some(gpu),
+            renderer,
+            view,
+        })
+    }
+
+    /// The software renderer: no GPU device at all.
+    pub fn software(fonts: &FontConfig) -> Result<Self> {
+        let renderer = Renderer::software(fonts)?;
+        let view = renderer.new_view();
+        Ok(Self {
+            gpu: None,
             renderer,
             view,
         })
@@ -56,9 +68,6 @@ impl Offscreen {
 
     /// Waits until the GPU has finished everything submitted (for timing whole frames).
     pub fn wait_idle(&self) {
-        let _ = self.gpu.device.poll(wgpu::PollType::Wait {
-            submission_index: None,
-            timeout: None,
-        });
+        self.renderer.wait_idle();
     }
 }

@@ -1,17 +1,17 @@
-//! The renderer: a persistent frame texture in which only changed rows are redrawn.
+//! The renderer: a persistent frame per pane in which only changed rows are redrawn, on the
+//! GPU (wgpu textures) or in memory (the software renderer, for machines without a GPU).
 
 use sluice_term::Snapshot;
-use wgpu::util::DeviceExt;
 
-use crate::atlas::{Atlas, MAX_ATLAS_SIZE};
-use crate::composite::{Compositing, CpuRows, PixelOrder};
+use crate::atlas::{Atlas, AtlasPlace, MAX_ATLAS_SIZE};
+use crate::composite::{Compositing, PixelOrder, composite_in_memory};
 use crate::damage::{self, Overlay, OverlayColors, UNDRAWN};
 use crate::decorations::Decorations;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::font::{CellMetrics, FontConfig, Fonts};
-use crate::gpu_rows::GpuRows;
+use crate::frame::{FramePixels, FrameRing, Frames};
+use crate::gpu_backend::GpuBackend;
 use crate::image::Image;
-use crate::pipeline::uniform_and_texture_layout;
 use crate::rows::{QUAD_VERTICES, RowBuilder, Vertex};
 
 /// What one call to [`Renderer::render`] did.
@@ -19,46 +19,46 @@ use crate::rows::{QUAD_VERTICES, RowBuilder, Vertex};
 pub struct FrameReport {
     /// Rows drawn.
     pub rows_drawn: usize,
-    /// Rows the texture was shifted by (a detected scroll; negative: down).
+    /// Rows the frame was shifted by (a detected scroll; negative: down).
     pub shifted: i32,
     /// Quads drawn.
     pub quads: usize,
 }
 
-#[repr(C)]
-#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
-struct Globals {
-    target_size: [f32; 2],
-    atlas_size: [f32; 2],
+/// Where frames are drawn and shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BackendKind {
+    /// wgpu: frames are textures, shown through a GPU surface.
+    Gpu,
+    /// The CPU: frames are memory, composited there and handed to the window system as
+    /// images (softbuffer). No GPU driver is loaded at all.
+    Software,
 }
 
 /// Draws snapshots into [`PaneView`]s, redrawing only what changed.
 ///
 /// What is shared by every pane of every window lives here: the fonts and their glyph atlas,
-/// and the painter (the GPU's pipeline, buffers and blank row, or the CPU compositor's
-/// staging buffers). What belongs to one pane's picture (its frame texture, the fingerprints
-/// of the rows drawn in it, its decorations, its focus) is in its [`PaneView`], so a second
-/// pane or window costs a texture, not a second atlas.
+/// and the backend (the GPU's device, pipeline and buffers, or nothing but the CPU). What
+/// belongs to one pane's picture (its frame, the fingerprints of the rows drawn in it, its
+/// decorations, its focus) is in its [`PaneView`], so a second pane or window costs a frame,
+/// not a second atlas.
 pub struct Renderer {
-    device: wgpu::Device,
-    queue: wgpu::Queue,
-    format: wgpu::TextureFormat,
     fonts: Fonts,
     /// Bumped by every font change: a view whose frames were drawn with another font
     /// starts afresh.
     font_generation: u64,
     atlas: Atlas,
-    bind_group_layout: wgpu::BindGroupLayout,
     /// The quads of the rows being drawn, [`QUAD_VERTICES`] a quad.
     scratch: Vec<Vertex>,
-    /// What turns the quads into pixels in the frame texture.
-    painter: Painter,
+    backend: Backend,
 }
 
-/// How the quads become pixels: drawn by the GPU, or composited on the CPU (composite.rs).
-enum Painter {
-    Gpu(GpuRows),
-    Cpu(CpuRows),
+/// Where the rows' quads become pixels.
+enum Backend {
+    /// Boxed: it is most of the renderer's size, and one exists per process.
+    Gpu(Box<GpuBackend>),
+    /// Composited on the CPU into frames in memory, in this pixel order.
+    Software(PixelOrder),
 }
 
 impl Renderer {
@@ -72,39 +72,43 @@ impl Renderer {
         fonts: &FontConfig,
         compositing: Compositing,
     ) -> Result<Self> {
-        let fonts = Fonts::new(fonts)?;
-        let bind_group_layout = uniform_and_texture_layout(
-            device,
-            "cell bind group layout",
-            wgpu::ShaderStages::VERTEX,
-        );
-        // The GPU's pipeline and buffers exist only where they draw.
-        let painter = match (compositing, PixelOrder::of(format)) {
-            (Compositing::Cpu, Some(order)) => Painter::Cpu(CpuRows::new(
-                order,
-                device.adapter_info().device_type == wgpu::DeviceType::Cpu,
-            )),
-            _ => Painter::Gpu(GpuRows::new(device, &bind_group_layout, format)),
-        };
-        let atlas = Atlas::new(device, matches!(painter, Painter::Cpu(_)));
+        let gpu = GpuBackend::new(device, queue, format, compositing);
+        Self::with_backend(fonts, gpu.atlas_place(), Backend::Gpu(Box::new(gpu)))
+    }
+
+    /// A renderer that draws on the CPU alone, into frames in memory, for
+    /// [`SoftwareSurface`](crate::SoftwareSurface) to show: no GPU, no driver. Fails on a
+    /// machine whose byte order it does not draw in (big-endian).
+    pub fn software(fonts: &FontConfig) -> Result<Self> {
+        let order = PixelOrder::native_argb().ok_or_else(|| {
+            Error::NoAdapter("the software renderer draws only on little-endian machines".into())
+        })?;
+        Self::with_backend(fonts, AtlasPlace::Memory, Backend::Software(order))
+    }
+
+    fn with_backend(fonts: &FontConfig, atlas: AtlasPlace, backend: Backend) -> Result<Self> {
         Ok(Self {
-            device: device.clone(),
-            queue: queue.clone(),
-            format,
-            fonts,
+            fonts: Fonts::new(fonts)?,
             font_generation: 0,
-            atlas,
-            bind_group_layout,
+            atlas: Atlas::new(atlas),
             scratch: Vec::new(),
-            painter,
+            backend,
         })
     }
 
-    /// How rows are composited.
+    /// Where frames are drawn.
+    pub fn backend(&self) -> BackendKind {
+        match self.backend {
+            Backend::Gpu(_) => BackendKind::Gpu,
+            Backend::Software(_) => BackendKind::Software,
+        }
+    }
+
+    /// How rows are composited: on the CPU for the software renderer.
     pub fn compositing(&self) -> Compositing {
-        match self.painter {
-            Painter::Gpu(_) => Compositing::Gpu,
-            Painter::Cpu(_) => Compositing::Cpu,
+        match &self.backend {
+            Backend::Gpu(gpu) => gpu.compositing(),
+            Backend::Software(_) => Compositing::Cpu,
         }
     }
 
@@ -113,7 +117,7 @@ impl Renderer {
         self.fonts.metrics()
     }
 
-    /// The side of the glyph atlas texture as it is now, in pixels (it grows as glyphs come).
+    /// The side of the glyph atlas as it is now, in pixels (it grows as glyphs come).
     pub fn atlas_size(&self) -> u32 {
         self.atlas.size()
     }
@@ -137,93 +141,30 @@ impl Renderer {
 
     /// A view with nothing drawn yet, for a new pane (or anything else drawn as cells).
     pub fn new_view(&self) -> PaneView {
-        PaneView {
-            frames: None,
-            globals: self.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("cell globals"),
-                size: std::mem::size_of::<Globals>() as u64,
-                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            }),
-            bind_group: None,
-            atlas_generation: 0,
-            drawn: Vec::new(),
-            last_cursor_row: None,
-            last_overlay: None,
-            decorations: Decorations::default(),
-            decorations_changed: false,
-            focused: true,
-            colors: OverlayColors::default(),
-        }
+        PaneView::default()
     }
 
     fn ensure_frames(&self, view: &mut PaneView, cols: usize, rows: usize) {
         let (width, height) = self.frame_size(cols, rows);
-        let row_height = self.fonts.metrics().height;
         if view.frames.as_ref().is_some_and(|f| {
-            (f.width, f.height, f.font_generation) == (width, height, self.font_generation)
+            (f.ring.width, f.ring.height, f.font_generation)
+                == (width, height, self.font_generation)
         }) {
             return;
         }
-        let texture = self.device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("frame"),
-            size: wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: self.format,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT
-                | wgpu::TextureUsages::TEXTURE_BINDING
-                | wgpu::TextureUsages::COPY_SRC
-                | wgpu::TextureUsages::COPY_DST,
-            view_formats: &[],
-        });
-        let texture_view = texture.create_view(&wgpu::TextureViewDescriptor::default());
-        view.frames = Some(Frames {
-            texture,
-            view: texture_view,
+        let ring = FrameRing {
             width,
             height,
             rows,
-            row_height,
+            row_height: self.fonts.metrics().height,
             origin: 0,
-            font_generation: self.font_generation,
-        });
+        };
+        let pixels = match &self.backend {
+            Backend::Gpu(gpu) => gpu.new_frame(&ring),
+            Backend::Software(_) => FramePixels::Memory(vec![0; (width * height) as usize]),
+        };
+        view.frames = Some(Frames::new(ring, pixels, self.font_generation));
         view.drawn = vec![UNDRAWN; rows];
-        self.bind(view);
-    }
-
-    /// Points the view's bind group at the atlas as it is now, with the sizes the shader
-    /// needs; done when its frames are made and whenever the atlas has grown since.
-    fn bind(&self, view: &mut PaneView) {
-        let Some(frames) = &view.frames else {
-            return;
-        };
-        let globals = Globals {
-            target_size: [frames.width as f32, frames.height as f32],
-            atlas_size: [self.atlas.size() as f32; 2],
-        };
-        self.queue
-            .write_buffer(&view.globals, 0, bytemuck::bytes_of(&globals));
-        view.bind_group = Some(self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("cell bind group"),
-            layout: &self.bind_group_layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: view.globals.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::TextureView(&self.atlas.view),
-                },
-            ],
-        }));
-        view.atlas_generation = self.atlas.generation();
     }
 
     /// Draws what changed in `snapshot` since the last call into `view` (the snapshot's
@@ -251,11 +192,6 @@ impl Renderer {
                     != (overlay.selection, overlay.focused, overlay.colors)
             });
 
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("frame"),
-            });
         let decorations = &view.decorations;
         let (shift, rows, new_hashes) = if everything {
             // Fingerprint every row and search for a scroll against what is drawn.
@@ -279,7 +215,7 @@ impl Renderer {
             (damage.scroll, candidates, None)
         };
         if shift != 0 {
-            view.shift_frame(shift, rows_in(view));
+            view.shift_frame(shift);
         }
         let rows: Vec<usize> = match new_hashes {
             Some(_) => rows,
@@ -295,11 +231,7 @@ impl Renderer {
         view.last_cursor_row = cursor_row;
         view.last_overlay = Some(overlay);
 
-        let quads = self.draw_rows(&mut encoder, view, snapshot, &overlay, &rows);
-        self.queue.submit([encoder.finish()]);
-        if let Painter::Cpu(cpu) = &mut self.painter {
-            cpu.submitted();
-        }
+        let quads = self.draw_rows(view, snapshot, &overlay, &rows);
 
         for &row in &rows {
             view.drawn[row] = match &new_hashes {
@@ -314,9 +246,9 @@ impl Renderer {
         }
     }
 
+    /// Builds the quads of `rows` and has the backend turn them into pixels in `view`'s frame.
     fn draw_rows(
         &mut self,
-        encoder: &mut wgpu::CommandEncoder,
         view: &mut PaneView,
         snapshot: &Snapshot,
         overlay: &Overlay,
@@ -326,76 +258,23 @@ impl Renderer {
             return 0;
         }
         let mut vertices = std::mem::take(&mut self.scratch);
-        vertices.clear();
-        // Where each row's quads end in `vertices`.
-        let mut row_ends = Vec::with_capacity(rows.len());
-        let mut built = false;
-        let metrics = self.fonts.metrics();
-        let frames = view.frames.as_ref().expect("frames exist");
-        let (origin, frame_rows) = (frames.origin, frames.rows);
-        // One try, then one after each growth of the atlas, then one after clearing it.
-        let attempts = 2 + (MAX_ATLAS_SIZE / self.atlas.size().max(1)).ilog2() as usize;
-        for _attempt in 0..attempts {
-            let mut builder = RowBuilder {
-                fonts: &mut self.fonts,
-                atlas: &mut self.atlas,
-                queue: &self.queue,
-                metrics,
-                origin,
-                rows: frame_rows,
-                out: &mut vertices,
-            };
-            row_ends.clear();
-            if rows.iter().all(|&row| {
-                let ok = builder
-                    .build(snapshot, overlay, &view.decorations, row)
-                    .is_ok();
-                row_ends.push(builder.out.len());
-                ok
-            }) {
-                built = true;
-                break;
-            }
-            // The atlas is full: grow it, or start it afresh. Rows drawn earlier from the old
-            // atlas stay correct in every view's frame texture; only this frame's rows are
-            // rebuilt.
-            if self.atlas.grow(&self.device) {
-                tracing::debug!(size = self.atlas.size(), "glyph atlas full; grown");
-            } else {
-                tracing::debug!("glyph atlas full; clearing it");
-                self.atlas.clear();
-            }
-            vertices.clear();
-        }
-        if view.atlas_generation != self.atlas.generation() {
-            self.bind(view);
-        }
-        let frames = view.frames.as_ref().expect("frames exist");
-        if !built {
-            tracing::warn!("glyph atlas too small for one frame; some glyphs are missing");
-        }
+        let row_ends = self.build_rows(view, snapshot, overlay, rows, &mut vertices);
         let quads = vertices.len() / QUAD_VERTICES;
-        match &mut self.painter {
-            Painter::Gpu(gpu) => {
-                let bind_group = view.bind_group.as_ref().expect("frames exist");
-                let target = (frames, bind_group);
-                gpu.draw(
-                    &self.device,
-                    &self.queue,
-                    encoder,
-                    target,
-                    rows,
-                    &vertices,
-                    snapshot.background,
-                );
+        let frames = view.frames.as_mut().expect("frames exist");
+        let rows = (rows, &row_ends[..]);
+        match &mut self.backend {
+            Backend::Gpu(gpu) => {
+                gpu.draw(frames, rows, &vertices, &self.atlas, snapshot.background)
             }
-            Painter::Cpu(cpu) => {
-                if let Some(atlas) = self.atlas.pixels() {
-                    cpu.composite(
-                        &self.device,
-                        encoder,
-                        frames,
-                        (rows, &row_ends),
+            Backend::Software(order) => {
+                if let (FramePixels::Memory(pixels), Some(atlas)) =
+                    (&mut frames.pixels, self.atlas.pixels())
+                {
+                    composite_in_memory(
+                        pixels,
+                        *order,
+                        &frames.ring,
+                        rows,
                         &vertices,
                         atlas,
                         snapshot.background,
@@ -407,67 +286,110 @@ impl Renderer {
         quads
     }
 
-    /// Reads `view`'s current frame back from the GPU, top row first.
+    /// Builds the quads of `rows` into `vertices`, growing or clearing the atlas when its
+    /// glyphs do not fit; returns where each row's quads end.
+    fn build_rows(
+        &mut self,
+        view: &PaneView,
+        snapshot: &Snapshot,
+        overlay: &Overlay,
+        rows: &[usize],
+        vertices: &mut Vec<Vertex>,
+    ) -> Vec<usize> {
+        vertices.clear();
+        let mut row_ends = Vec::with_capacity(rows.len());
+        let metrics = self.fonts.metrics();
+        let ring = view.frames.as_ref().expect("frames exist").ring;
+        // One try, then one after each growth of the atlas, then one after clearing it.
+        let attempts = 2 + (MAX_ATLAS_SIZE / self.atlas.size().max(1)).ilog2() as usize;
+        for _attempt in 0..attempts {
+            let mut builder = RowBuilder {
+                fonts: &mut self.fonts,
+                atlas: &mut self.atlas,
+                metrics,
+                origin: ring.origin,
+                rows: ring.rows,
+                out: vertices,
+            };
+            row_ends.clear();
+            if rows.iter().all(|&row| {
+                let ok = builder
+                    .build(snapshot, overlay, &view.decorations, row)
+                    .is_ok();
+                row_ends.push(builder.out.len());
+                ok
+            }) {
+                return row_ends;
+            }
+            // The atlas is full: grow it, or start it afresh. Rows drawn earlier from the old
+            // atlas stay correct in every view's frame; only this frame's rows are rebuilt.
+            if self.atlas.grow() {
+                tracing::debug!(size = self.atlas.size(), "glyph atlas full; grown");
+            } else {
+                tracing::debug!("glyph atlas full; clearing it");
+                self.atlas.clear();
+            }
+            vertices.clear();
+        }
+        tracing::warn!("glyph atlas too small for one frame; some glyphs are missing");
+        row_ends
+    }
+
+    /// Reads `view`'s current frame back, top row first.
     pub fn read_frame(&self, view: &PaneView) -> Result<Image> {
         let frames = view
             .frames
             .as_ref()
-            .ok_or_else(|| crate::Error::Readback("nothing rendered yet".into()))?;
-        let mut image =
-            crate::image::read_texture(&self.device, &self.queue, &frames.texture, self.format)?;
+            .ok_or_else(|| Error::Readback("nothing rendered yet".into()))?;
+        let mut image = match (&self.backend, &frames.pixels) {
+            (Backend::Gpu(gpu), _) => gpu.read_frame(frames)?,
+            (Backend::Software(_), FramePixels::Memory(pixels)) => {
+                Image::from_argb(frames.ring.width, frames.ring.height, pixels)
+            }
+            (Backend::Software(_), FramePixels::Texture { .. }) => {
+                return Err(Error::Readback("a texture, not of this renderer".into()));
+            }
+        };
         // Unwind the ring: the screen's top row is at the origin.
         image
             .rgba
-            .rotate_left((view.frame_origin_px() * image.width * 4) as usize);
+            .rotate_left((frames.ring.origin_px() * image.width * 4) as usize);
         Ok(image)
     }
 
-    pub(crate) fn device(&self) -> &wgpu::Device {
-        &self.device
+    /// Waits until everything drawn so far is done (the GPU's work; nothing on the CPU),
+    /// so that a frame's wall time measures what it cost.
+    pub fn wait_idle(&self) {
+        if let Backend::Gpu(gpu) = &self.backend {
+            gpu.wait_idle();
+        }
     }
 
-    pub(crate) fn queue(&self) -> &wgpu::Queue {
-        &self.queue
+    /// The GPU backend, when that is where frames are drawn.
+    pub(crate) fn gpu(&self) -> Option<&GpuBackend> {
+        match &self.backend {
+            Backend::Gpu(gpu) => Some(gpu),
+            Backend::Software(_) => None,
+        }
     }
 
+    /// The format frames are drawn in: the GPU's, or the software renderer's native one.
     pub fn format(&self) -> wgpu::TextureFormat {
-        self.format
+        match &self.backend {
+            Backend::Gpu(gpu) => gpu.format(),
+            Backend::Software(_) => wgpu::TextureFormat::Bgra8Unorm,
+        }
     }
 }
 
-fn rows_in(view: &PaneView) -> usize {
-    view.frames.as_ref().map_or(0, |f| f.rows)
-}
-
-/// The frame texture, used as a ring of rows: viewport row `r` lives at texture row
-/// `(origin + r) % rows`. A scroll moves `origin` instead of moving pixels, so it costs no
-/// GPU work at all; presenting (and readback) start at `origin` and wrap.
-/// (A texture-to-texture copy was the first way: ~5 MB moved per scrolled frame at 160×50,
-/// most of a scroll's process time on lavapipe.)
-pub(crate) struct Frames {
-    pub texture: wgpu::Texture,
-    pub view: wgpu::TextureView,
-    pub width: u32,
-    pub height: u32,
-    pub rows: usize,
-    pub row_height: u32,
-    pub origin: usize,
-    /// The renderer's font when these frames were made.
-    font_generation: u64,
-}
-
-/// One pane's picture: its frame texture and what is known to be drawn in it.
+/// One pane's picture: its frame and what is known to be drawn in it.
 ///
 /// A pane whose rows did not change costs nothing to show beyond copying its frame onto the
 /// window; one that is not shown (a background tab) is not drawn at all, and its next frame
-/// redraws only what differs from what its texture still holds.
+/// redraws only what differs from what its frame still holds.
 pub struct PaneView {
     frames: Option<Frames>,
-    globals: wgpu::Buffer,
-    bind_group: Option<wgpu::BindGroup>,
-    /// The atlas texture `bind_group` points at ([`Atlas::generation`]).
-    atlas_generation: u64,
-    /// Fingerprint of each row as it is in the frame texture.
+    /// Fingerprint of each row as it is in the frame.
     drawn: Vec<u64>,
     last_cursor_row: Option<usize>,
     last_overlay: Option<Overlay>,
@@ -478,6 +400,32 @@ pub struct PaneView {
     /// The selection's and the cursor's text colours (`colors.selection_*`,
     /// `colors.cursor_text`).
     pub colors: OverlayColors,
+}
+
+impl Default for PaneView {
+    fn default() -> Self {
+        PaneView {
+            frames: None,
+            drawn: Vec::new(),
+            last_cursor_row: None,
+            last_overlay: None,
+            decorations: Decorations::default(),
+            decorations_changed: false,
+            focused: true,
+            colors: OverlayColors::default(),
+        }
+    }
+}
+
+/// A view's frame in memory, as [`SoftwareSurface`](crate::SoftwareSurface) copies it
+/// onto a window.
+pub(crate) struct MemoryFrame<'a> {
+    /// [`Frames::id`]: the same id, the same frame.
+    pub id: u64,
+    pub pixels: &'a [u32],
+    pub ring: FrameRing,
+    /// The fingerprints of its rows, viewport row by viewport row.
+    pub drawn: &'a [u64],
 }
 
 impl PaneView {
@@ -497,37 +445,49 @@ impl PaneView {
 
     /// Moves the frame's contents up by `shift` rows (down if negative) by moving the ring's
     /// origin. Rows that come into view are marked undrawn.
-    fn shift_frame(&mut self, shift: i32, rows: usize) {
+    fn shift_frame(&mut self, shift: i32) {
         let frames = self.frames.as_mut().expect("frames exist");
-        frames.origin = (frames.origin as i64 + shift as i64).rem_euclid(rows as i64) as usize;
+        let ring = &mut frames.ring;
+        ring.origin = (ring.origin as i64 + shift as i64).rem_euclid(ring.rows as i64) as usize;
         sluice_term::scroll::shift_rows(&mut self.drawn, shift, UNDRAWN);
     }
 
-    /// The frame texture's view (to present it).
-    pub fn frame_view(&self) -> Option<&wgpu::TextureView> {
-        self.frames.as_ref().map(|f| &f.view)
+    /// The frame texture and its view, when the frame is one.
+    pub(crate) fn frame_texture(&self) -> Option<(&wgpu::Texture, &wgpu::TextureView)> {
+        match &self.frames.as_ref()?.pixels {
+            FramePixels::Texture { texture, view, .. } => Some((texture, view)),
+            FramePixels::Memory(_) => None,
+        }
     }
 
-    /// The frame texture itself (to copy it to the window).
-    pub(crate) fn frame_texture(&self) -> Option<&wgpu::Texture> {
-        self.frames.as_ref().map(|f| &f.texture)
+    /// The frame in memory, when it is there.
+    pub(crate) fn frame_memory(&self) -> Option<MemoryFrame<'_>> {
+        let frames = self.frames.as_ref()?;
+        match &frames.pixels {
+            FramePixels::Memory(pixels) => Some(MemoryFrame {
+                id: frames.id,
+                pixels,
+                ring: frames.ring,
+                drawn: &self.drawn,
+            }),
+            FramePixels::Texture { .. } => None,
+        }
     }
 
-    /// The texture row (in pixels) where the top of the screen is.
+    /// The pixel line of the frame where the top of the screen is.
     pub fn frame_origin_px(&self) -> u32 {
-        self.frames
-            .as_ref()
-            .map_or(0, |f| f.origin as u32 * f.row_height)
+        self.frames.as_ref().map_or(0, |f| f.ring.origin_px())
     }
 
     /// The frame's size in pixels, once something was rendered.
     pub fn frame_dimensions(&self) -> Option<(u32, u32)> {
-        self.frames.as_ref().map(|f| (f.width, f.height))
+        self.frames.as_ref().map(|f| (f.ring.width, f.ring.height))
     }
 }
 
 /// Builds a buffer from plain data (used by surfaces for their uniforms).
 pub(crate) fn uniform_buffer(device: &wgpu::Device, label: &str, data: &[u8]) -> wgpu::Buffer {
+    use wgpu::util::DeviceExt;
     device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
         label: Some(label),
         contents: data,

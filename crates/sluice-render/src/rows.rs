@@ -82,7 +82,6 @@ fn rgba(c: Rgb) -> [f32; 4] {
 pub struct RowBuilder<'a> {
     pub fonts: &'a mut Fonts,
     pub atlas: &'a mut Atlas,
-    pub queue: &'a wgpu::Queue,
     pub metrics: CellMetrics,
     /// The frame texture is a ring of rows: viewport row `r` is drawn at texture row
     /// `(origin + r) % rows`.
@@ -227,11 +226,9 @@ impl RowBuilder<'_> {
         let (x, top) = (col as f32 * m.width as f32, self.top(row));
         if self.fonts.builtin_box_drawing && boxdraw::is_sprite(cell.c) {
             let (c, w, h, stroke) = (cell.c, m.width, m.height, m.stroke);
-            let entry = self
-                .atlas
-                .get_or_insert(self.queue, AtlasKey::Sprite(c as u32), || {
-                    boxdraw::draw(c, w, h, stroke)
-                })?;
+            let entry = self.atlas.get_or_insert(AtlasKey::Sprite(c as u32), || {
+                boxdraw::draw(c, w, h, stroke)
+            })?;
             if let Some(e) = entry {
                 self.image(e, x, top, color, clip);
             }
@@ -259,11 +256,9 @@ impl RowBuilder<'_> {
         let baseline = top + m.baseline as f32;
         for glyph in glyphs {
             let fonts = &mut *self.fonts;
-            let entry = self
-                .atlas
-                .get_or_insert(self.queue, AtlasKey::Glyph(glyph.key), || {
-                    fonts.rasterize(glyph.key).map(|i| Bitmap::from_swash(&i))
-                })?;
+            let entry = self.atlas.get_or_insert(AtlasKey::Glyph(glyph.key), || {
+                fonts.rasterize(glyph.key).map(|i| Bitmap::from_swash(&i))
+            })?;
             if let Some(e) = entry {
                 let gx = x + (glyph.x + e.left) as f32;
                 let gy = baseline + (glyph.y - e.top) as f32;
@@ -334,11 +329,11 @@ impl RowBuilder<'_> {
         if flags.contains(CellFlags::UNDERCURL) {
             let height = (m.stroke * 3).max(3);
             let (cw, stroke) = (m.width, m.stroke);
-            let entry =
-                self.atlas
-                    .get_or_insert(self.queue, AtlasKey::Sprite(CURLY_UNDERLINE), || {
-                        Some(boxdraw::curly_underline(cw, height, stroke))
-                    })?;
+            let entry = self
+                .atlas
+                .get_or_insert(AtlasKey::Sprite(CURLY_UNDERLINE), || {
+                    Some(boxdraw::curly_underline(cw, height, stroke))
+                })?;
             let curl_top = (y - height as f32 / 2.0).min(top + m.height as f32 - height as f32);
             if let Some(e) = entry {
                 for i in 0..cells {

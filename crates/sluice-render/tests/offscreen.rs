@@ -1,7 +1,8 @@
-//! The renderer on a real (software) GPU adapter: pixels at known places, damage rendering
-//! equal to full redraws, wide glyphs, box drawing. In CI a missing adapter fails these tests.
+//! The renderer on a real (software) GPU adapter and on the CPU alone: pixels at known
+//! places, damage rendering equal to full redraws, wide glyphs, box drawing, the software
+//! renderer equal to CPU compositing on the GPU. In CI a missing adapter fails these tests.
 
-use sluice_render::{Compositing, FontConfig, Image, Offscreen};
+use sluice_render::{BackendKind, Compositing, FontConfig, Image, Offscreen};
 use sluice_term::{Replay, Snapshot};
 
 fn offscreen() -> Offscreen {
@@ -17,7 +18,31 @@ fn offscreen_with(compositing: Compositing) -> Offscreen {
     gpu
 }
 
-const BOTH: [Compositing; 2] = [Compositing::Gpu, Compositing::Cpu];
+/// The ways rows become pixels: quads drawn by the GPU, composited on the CPU into GPU
+/// textures, and composited by the software renderer into frames in memory.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Way {
+    Gpu,
+    CpuIntoTextures,
+    Software,
+}
+
+const EVERY_WAY: [Way; 3] = [Way::Gpu, Way::CpuIntoTextures, Way::Software];
+
+fn offscreen_for(way: Way) -> Offscreen {
+    match way {
+        Way::Gpu => offscreen_with(Compositing::Gpu),
+        Way::CpuIntoTextures => offscreen_with(Compositing::Cpu),
+        Way::Software => software(),
+    }
+}
+
+fn software() -> Offscreen {
+    let software = Offscreen::software(&FontConfig::default()).expect("the software renderer");
+    assert_eq!(software.renderer.backend(), BackendKind::Software);
+    assert!(software.gpu.is_none(), "no GPU device at all");
+    software
+}
 
 fn render(gpu: &mut Offscreen, replay: &mut Replay, snapshot: &mut Snapshot) -> Image {
     replay.update_snapshot(snapshot);
@@ -204,17 +229,17 @@ fn recorded_steps() -> Vec<Step> {
 
 /// Renders a recorded sequence step by step, once with damage tracking and once redrawing
 /// everything each frame, and requires identical pixels after every step: rows drawn by the
-/// GPU and rows composited on the CPU alike.
+/// GPU, rows composited on the CPU and the software renderer alike.
 #[test]
 fn damage_rendering_equals_full_redraw_frame_by_frame() {
-    for compositing in BOTH {
-        damage_equals_full_redraw(compositing);
+    for way in EVERY_WAY {
+        damage_equals_full_redraw(way);
     }
 }
 
-fn damage_equals_full_redraw(compositing: Compositing) {
-    let mut damage = offscreen_with(compositing);
-    let mut full = offscreen_with(compositing);
+fn damage_equals_full_redraw(compositing: Way) {
+    let mut damage = offscreen_for(compositing);
+    let mut full = offscreen_for(compositing);
     let mut replay = Replay::new(40, 12, 100);
     let mut snapshot = Snapshot::default();
     let steps = recorded_steps();
@@ -302,19 +327,62 @@ fn cpu_compositing_draws_what_the_gpu_draws() {
     );
 }
 
+/// The software renderer composites with the same code as CPU compositing on a GPU adapter,
+/// into memory instead of a staging buffer: the recorded session, drawn both ways with damage
+/// tracking, must give the same pixels exactly, and a frame drawn by the GPU's pipeline may
+/// differ from it only by blend rounding, as CPU compositing may.
+#[test]
+fn the_software_renderer_draws_what_cpu_compositing_draws() {
+    let mut on_gpu = offscreen_for(Way::Gpu);
+    let mut into_textures = offscreen_for(Way::CpuIntoTextures);
+    let mut in_memory = software();
+    let mut replay = Replay::new(40, 12, 100);
+    let mut snapshot = Snapshot::default();
+    for (i, step) in recorded_steps().iter().enumerate() {
+        step(&mut replay);
+        replay.update_snapshot(&mut snapshot);
+        let (mut a, mut b) = (snapshot.clone(), snapshot.clone());
+        let textures = into_textures.render_image(&mut a).unwrap();
+        let gpu = on_gpu.render_image(&mut b).unwrap();
+        let memory = in_memory.render_image(&mut snapshot).unwrap();
+        if memory != textures {
+            memory
+                .save_png(&out_dir().join(format!("step{i}_software.png")))
+                .unwrap();
+            textures
+                .save_png(&out_dir().join(format!("step{i}_cpu.png")))
+                .unwrap();
+            panic!(
+                "step {i}: the software renderer differs from CPU compositing (images in {:?})",
+                out_dir()
+            );
+        }
+        let worst = gpu
+            .rgba
+            .iter()
+            .zip(&memory.rgba)
+            .map(|(a, b)| a.abs_diff(*b))
+            .max();
+        assert!(
+            worst <= Some(2),
+            "step {i}: {worst:?} from the GPU's pixels"
+        );
+    }
+}
+
 /// The atlas starts small and grows as glyphs come: rows drawn before a growth stay right,
 /// rows drawn after it come from the new texture, and the frame equals one drawn whole by a
 /// renderer that never saw the small atlas's contents.
 #[test]
 fn growing_the_glyph_atlas_keeps_what_is_drawn_and_draws_what_is_new() {
-    for compositing in BOTH {
-        atlas_growth_keeps_what_is_drawn(compositing);
+    for way in EVERY_WAY {
+        atlas_growth_keeps_what_is_drawn(way);
     }
 }
 
-fn atlas_growth_keeps_what_is_drawn(compositing: Compositing) {
-    let mut damage = offscreen_with(compositing);
-    let mut full = offscreen_with(compositing);
+fn atlas_growth_keeps_what_is_drawn(compositing: Way) {
+    let mut damage = offscreen_for(compositing);
+    let mut full = offscreen_for(compositing);
     let first_size = damage.renderer.atlas_size();
     let mut replay = Replay::new(120, 40, 100);
     let mut snapshot = Snapshot::default();
@@ -400,9 +468,15 @@ fn a_one_line_scroll_redraws_one_row_and_a_status_redraw_one_row() {
 /// redraw of its own pane, through scrolls, a resize of one, and a font change for both.
 #[test]
 fn views_sharing_a_renderer_each_equal_a_full_redraw() {
-    let mut shared = offscreen();
+    for way in EVERY_WAY {
+        views_each_equal_a_full_redraw(way);
+    }
+}
+
+fn views_each_equal_a_full_redraw(way: Way) {
+    let mut shared = offscreen_for(way);
     let mut second = shared.renderer.new_view();
-    let mut full = offscreen();
+    let mut full = offscreen_for(way);
     let mut panes = [Replay::new(30, 10, 50), Replay::new(24, 8, 50)];
     let mut snapshots = [Snapshot::default(), Snapshot::default()];
     for i in 0..40 {
@@ -436,7 +510,7 @@ fn views_sharing_a_renderer_each_equal_a_full_redraw() {
             let redrawn = full.render_image(&mut full_snapshot).unwrap();
             assert!(
                 drawn == redrawn,
-                "pane {p}, frame {i}: its view differs from a full redraw"
+                "{way:?}, pane {p}, frame {i}: its view differs from a full redraw"
             );
         }
     }

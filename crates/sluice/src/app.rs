@@ -31,11 +31,13 @@ use crate::window::{self, Window};
 /// and read it once.
 const SETTLE: Duration = Duration::from_millis(50);
 
-/// The GPU device and the renderer every window shares, set up with the first window
-/// (the device must be able to present to its surface).
+/// The renderer every window shares, with the GPU device it draws with (none for the
+/// software renderer), set up with the first window (the device must be able to present to
+/// its surface).
 pub struct Graphics {
     pub renderer: Renderer,
-    pub gpu: Gpu,
+    /// `None` when frames are drawn by the software renderer.
+    pub gpu: Option<Gpu>,
     pub font: FontConfig,
     pub font_points: f32,
     /// The scale factor fonts are rasterised for: the first window's, then that of the last
@@ -45,18 +47,67 @@ pub struct Graphics {
     pub scale: f64,
 }
 
+/// A GPU surface made for the first window while choosing the device.
+pub type GpuSurface = sluice_render::wgpu::Surface<'static>;
+
 impl Graphics {
-    /// The graphics for a first window, and that window's surface. Vulkan (Metal, DX12
-    /// elsewhere) is asked first and GL only if none of them has an adapter for the window:
-    /// an instance of every backend initialises Mesa's GL driver beside its Vulkan one, and
-    /// that resident copy of a second LLVM-based rasteriser was all cost and no use
-    /// (docs/performance.md, "Memory"). `WGPU_BACKEND` overrides the choice.
+    /// The graphics for a first window, and, when they draw on a GPU, that window's surface.
+    /// `renderer.backend` chooses ([`choose_backend`]): `auto` draws on the GPU where the
+    /// machine has one and with the software renderer where it has none, or where the GPU
+    /// backend finds only a software adapter or none at all.
     pub fn for_window(
         event_loop: &ActiveEventLoop,
         os: &std::sync::Arc<winit::window::Window>,
         config: &Config,
         scale: f64,
-    ) -> anyhow::Result<(Graphics, sluice_render::wgpu::Surface<'static>)> {
+    ) -> anyhow::Result<(Graphics, Option<GpuSurface>)> {
+        let auto = match choose_backend(config, sluice_render::has_gpu_device_node) {
+            Choice::Software => return Ok((Graphics::software(config, scale)?, None)),
+            Choice::Gpu => false,
+            Choice::GpuUnlessSoftware => true,
+        };
+        match Graphics::on_gpu(event_loop, os, config, scale) {
+            Ok((g, _)) if auto && g.gpu.as_ref().is_some_and(Gpu::is_software) => {
+                tracing::info!(
+                    "the only GPU adapter is a software one: drawing with the software \
+                     renderer instead"
+                );
+                Ok((Graphics::software(config, scale)?, None))
+            }
+            Ok((g, surface)) => Ok((g, Some(surface))),
+            Err(err) if auto => {
+                tracing::warn!("no GPU to draw with ({err:#}): drawing with the software renderer");
+                Ok((Graphics::software(config, scale)?, None))
+            }
+            Err(err) => Err(err),
+        }
+    }
+
+    /// The software renderer: no GPU device, no driver.
+    fn software(config: &Config, scale: f64) -> anyhow::Result<Graphics> {
+        let font = font_config(config, points_to_pixels(config.font.size, scale));
+        let renderer = Renderer::software(&font)?;
+        tracing::info!("rendering on the CPU (the software renderer)");
+        Ok(Graphics {
+            renderer,
+            gpu: None,
+            font,
+            font_points: config.font.size,
+            scale,
+        })
+    }
+
+    /// On a GPU: Vulkan (Metal, DX12 elsewhere) is asked first and GL only if none of them
+    /// has an adapter for the window: an instance of every backend initialises Mesa's GL
+    /// driver beside its Vulkan one, and that resident copy of a second LLVM-based rasteriser
+    /// was all cost and no use (docs/performance.md, "Memory"). `WGPU_BACKEND` overrides the
+    /// choice.
+    fn on_gpu(
+        event_loop: &ActiveEventLoop,
+        os: &std::sync::Arc<winit::window::Window>,
+        config: &Config,
+        scale: f64,
+    ) -> anyhow::Result<(Graphics, GpuSurface)> {
         use sluice_render::wgpu::{Backends, Instance, InstanceDescriptor};
         let from_env = || {
             InstanceDescriptor::new_with_display_handle_from_env(Box::new(
@@ -111,7 +162,7 @@ impl Graphics {
         tracing::info!(compositing = ?renderer.compositing(), "rows composited");
         Ok(Graphics {
             renderer,
-            gpu,
+            gpu: Some(gpu),
             font,
             font_points: config.font.size,
             scale,
@@ -161,6 +212,36 @@ pub fn font_config(config: &Config, size_px: f32) -> FontConfig {
 
 fn points_to_pixels(points: f32, scale: f64) -> f32 {
     points * 96.0 / 72.0 * scale as f32
+}
+
+/// What `renderer.backend` comes to on this machine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Choice {
+    Software,
+    Gpu,
+    /// Try the GPU; if it has no adapter, or only a software one, draw with the software
+    /// renderer.
+    GpuUnlessSoftware,
+}
+
+/// Chooses where frames are drawn: as `renderer.backend` says, and for `auto` by whether the
+/// machine has a GPU device node (`has_gpu`, given `/dev`).
+///
+/// `auto` takes the software renderer where there is no GPU: there wgpu could only draw with
+/// Mesa's software Vulkan (lavapipe), whose presentation copies each frame twice and, under
+/// the X servers GPU-less machines run (Xvfb, Xvnc, xrdp), sends it whole over the X socket,
+/// while the software renderer hands the window system only the rows that changed, through
+/// shared memory, and loads no driver (docs/performance.md, "The software renderer").
+/// Translucent windows stay on the GPU backend, the one that can show them.
+pub fn choose_backend(config: &Config, has_gpu: impl Fn(&std::path::Path) -> bool) -> Choice {
+    use sluice_config::RendererBackend;
+    match config.renderer.backend {
+        RendererBackend::Software => Choice::Software,
+        RendererBackend::Gpu => Choice::Gpu,
+        RendererBackend::Auto if config.window.opacity < 1.0 => Choice::Gpu,
+        RendererBackend::Auto if !has_gpu(std::path::Path::new("/dev")) => Choice::Software,
+        RendererBackend::Auto => Choice::GpuUnlessSoftware,
+    }
 }
 
 /// What the windows share and reach through each event.
@@ -387,17 +468,18 @@ impl ApplicationHandler<UserEvent> for App {
         }
         if self.lose_gpu_at.is_some_and(|at| now >= at) {
             self.lose_gpu_at = None;
-            if let Some(g) = &self.shared.graphics {
+            if let Some(gpu) = self.shared.graphics.as_ref().and_then(|g| g.gpu.as_ref()) {
                 tracing::warn!("destroying the GPU device (--debug-lose-gpu-after)");
-                g.gpu.device.destroy();
-                let _ = g.gpu.device.poll(sluice_render::wgpu::PollType::Poll);
+                gpu.device.destroy();
+                let _ = gpu.device.poll(sluice_render::wgpu::PollType::Poll);
             }
         }
         if self
             .shared
             .graphics
             .as_ref()
-            .is_some_and(|g| g.gpu.is_lost())
+            .and_then(|g| g.gpu.as_ref())
+            .is_some_and(Gpu::is_lost)
         {
             self.recover_graphics(event_loop);
         }
@@ -449,8 +531,9 @@ impl App {
         Ok(id)
     }
 
-    /// The GPU device was lost: a new one, chosen for the first window's new surface, and new
-    /// surfaces and views everywhere. The terminals never noticed: only drawing stopped.
+    /// The GPU device was lost: a new one, chosen for the first window's new surface (or the
+    /// software renderer, as `renderer.backend` allows), and new surfaces and views
+    /// everywhere. The terminals never noticed: only drawing stopped.
     fn recover_graphics(&mut self, event_loop: &ActiveEventLoop) {
         let Some(old) = self.shared.graphics.take() else {
             return;
@@ -459,9 +542,8 @@ impl App {
             let first = self.windows.values().next().context("no window")?;
             let mut config = self.shared.config.clone();
             config.font.size = old.font_points;
-            let (g, raw) = Graphics::for_window(event_loop, &first.os, &config, old.scale)?;
+            let (g, mut raw) = Graphics::for_window(event_loop, &first.os, &config, old.scale)?;
             let first_id = first.id();
-            let mut raw = Some(raw);
             for (id, window) in &mut self.windows {
                 let surface = if *id == first_id { raw.take() } else { None };
                 window.replace_graphics(&g, surface)?;
@@ -471,7 +553,8 @@ impl App {
         drop(old);
         match result {
             Ok(g) => {
-                tracing::warn!(adapter = %g.gpu.describe(), "GPU device replaced");
+                let adapter = g.gpu.as_ref().map_or("software".into(), Gpu::describe);
+                tracing::warn!(%adapter, "GPU device replaced");
                 self.shared.graphics = Some(g);
             }
             Err(err) => {
@@ -853,4 +936,38 @@ fn watch_config(cli: &Cli, proxy: EventLoopProxy<UserEvent>) -> Option<config::C
 /// shared state beside it.
 fn window_with(windows: &mut HashMap<WindowId, Window>, pane: PaneId) -> Option<&mut Window> {
     windows.values_mut().find(|w| w.has_pane(pane))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sluice_config::RendererBackend;
+
+    #[test]
+    fn the_backend_is_chosen_by_the_option_the_machine_and_the_opacity() {
+        let gpu_node = |_: &std::path::Path| true;
+        let no_gpu_node = |_: &std::path::Path| false;
+        for (backend, opacity, has_gpu, expect) in [
+            (RendererBackend::Auto, 1.0, false, Choice::Software),
+            (RendererBackend::Auto, 1.0, true, Choice::GpuUnlessSoftware),
+            // Only the GPU backend shows a translucent window.
+            (RendererBackend::Auto, 0.8, false, Choice::Gpu),
+            (RendererBackend::Gpu, 1.0, false, Choice::Gpu),
+            (RendererBackend::Software, 1.0, true, Choice::Software),
+            (RendererBackend::Software, 0.8, true, Choice::Software),
+        ] {
+            let mut config = Config::default();
+            config.renderer.backend = backend;
+            config.window.opacity = opacity;
+            let chosen = if has_gpu {
+                choose_backend(&config, gpu_node)
+            } else {
+                choose_backend(&config, no_gpu_node)
+            };
+            assert_eq!(
+                chosen, expect,
+                "{backend:?}, opacity {opacity}, GPU {has_gpu}"
+            );
+        }
+    }
 }

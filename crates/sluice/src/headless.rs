@@ -10,8 +10,10 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use serde::Serialize;
 use sluice_pty::{Pty, PtyOptions, WinSize};
+use sluice_render::Offscreen;
 use sluice_term::{Session, Terminal, TerminalOptions};
 
+use crate::app::Choice;
 use crate::cli::Cli;
 use crate::config::Config;
 
@@ -86,12 +88,23 @@ fn peak_rss_kib() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// Renders the final screen offscreen and writes it as a PNG.
+/// Renders the final screen offscreen, where `renderer.backend` says, and writes it as a PNG.
 fn screenshot(terminal: &Terminal, config: &Config, path: &std::path::Path) -> anyhow::Result<()> {
     let mut snapshot = sluice_term::Snapshot::default();
     terminal.update_snapshot(&mut snapshot);
     let fonts = crate::app::font_config(config, config.font.size * 96.0 / 72.0);
-    let mut offscreen = sluice_render::Offscreen::new(&fonts)?;
+    let mut offscreen = match crate::app::choose_backend(config, sluice_render::has_gpu_device_node)
+    {
+        Choice::Software => Offscreen::software(&fonts)?,
+        Choice::Gpu => Offscreen::new(&fonts)?,
+        Choice::GpuUnlessSoftware => match Offscreen::new(&fonts) {
+            Ok(gpu) => gpu,
+            Err(err) => {
+                tracing::warn!(%err, "no GPU to draw the screenshot with: drawing on the CPU");
+                Offscreen::software(&fonts)?
+            }
+        },
+    };
     let image = offscreen.render_image(&mut snapshot)?;
     image
         .save_png(path)

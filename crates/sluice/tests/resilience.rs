@@ -26,11 +26,14 @@ fn exit_of(s: &mut Sluice) -> (Option<i32>, Duration) {
     (code.unwrap(), start.elapsed())
 }
 
+/// (On the GPU backend, which `auto` takes only where there is a GPU: forced here.)
 #[test]
 fn a_lost_gpu_device_is_replaced_and_the_window_carries_on() {
     let s = Sluice::start(
         "gpu-lost",
         &[
+            "-o",
+            "renderer.backend=\"gpu\"",
             "--debug-lose-gpu-after",
             "1.5",
             "--size",

@@ -691,9 +691,12 @@ fn opacity_makes_the_default_background_see_through() {
     assert!(pixel(2, 2)[0].abs_diff(0x0e) <= 1, "the padding too");
 }
 
+/// The GPU backend on a machine without a GPU (forced: `auto` draws with the software
+/// renderer there): the Vulkan loader opens only software drivers, and the programs run in
+/// panes do not inherit that choice.
 #[test]
 fn without_a_gpu_only_software_vulkan_drivers_are_loaded_and_children_see_none_of_it() {
-    let s = Sluice::start(
+    let s = Sluice::start_with_config(
         "vulkan-drivers",
         &[
             "--size",
@@ -703,6 +706,7 @@ fn without_a_gpu_only_software_vulkan_drivers_are_loaded_and_children_see_none_o
             "-c",
             "printf '%s.' \"${VK_LOADER_DRIVERS_SELECT-unset}\" > env; sleep 30",
         ],
+        "[renderer]\nbackend = \"gpu\"\n",
     );
     let env = s.wait_for_file("env", 2);
     assert_eq!(
@@ -710,21 +714,14 @@ fn without_a_gpu_only_software_vulkan_drivers_are_loaded_and_children_see_none_o
         "unset.",
         "the driver choice Sluice makes for itself is not passed on to its programs"
     );
-    let maps = std::fs::read_to_string(format!("/proc/{}/maps", s.child.id())).unwrap();
-    let mut drivers: Vec<&str> = maps
-        .lines()
-        .filter_map(|line| line.rsplit('/').next())
-        .filter(|name| name.starts_with("libvulkan_"))
-        .collect();
-    drivers.sort_unstable();
-    drivers.dedup();
+    let drivers = mapped(&s, "libvulkan_");
     assert!(
         !drivers.is_empty(),
         "the window draws through a Vulkan driver; mapped: {drivers:?}\n{}",
         s.log()
     );
     if !sluice_render::has_gpu_device_node(std::path::Path::new("/dev")) {
-        let hardware: Vec<&&str> = drivers
+        let hardware: Vec<&String> = drivers
             .iter()
             .filter(|d| !d.contains("lvp") && !d.contains("swiftshader"))
             .collect();
@@ -733,4 +730,73 @@ fn without_a_gpu_only_software_vulkan_drivers_are_loaded_and_children_see_none_o
             "no GPU device node, so no hardware driver is opened; mapped: {drivers:?}"
         );
     }
+}
+
+/// The libraries mapped into Sluice's process whose file names start with `prefix`.
+fn mapped(s: &Sluice, prefix: &str) -> Vec<String> {
+    let maps = std::fs::read_to_string(format!("/proc/{}/maps", s.child.id())).unwrap();
+    let mut names: Vec<String> = maps
+        .lines()
+        .filter_map(|line| line.rsplit('/').next())
+        .filter(|name| name.starts_with(prefix))
+        .map(str::to_owned)
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+/// GPU driver libraries and what they load: the Vulkan loader and drivers, GL and EGL,
+/// Mesa's LLVM.
+const GPU_LIBRARIES: [&str; 5] = ["libvulkan", "libGL", "libEGL", "libLLVM", "libgallium"];
+
+/// The software renderer in a real window: no GPU library is loaded at all, and the window
+/// shows, pixel for pixel, what the GPU backend shows for the same output (on a software
+/// adapter both composite rows with the same code; what differs is only how the frame
+/// reaches the X server: here through shared memory, a changed row at a time).
+#[test]
+fn the_software_renderer_loads_no_gpu_library_and_shows_what_the_gpu_backend_shows() {
+    // Colours, wide glyphs, box drawing, bold, a scroll of the whole screen, then a last line.
+    let script = r"printf '\033[?25l\033[41m REDRED \033[0m 漢字 😀 ─┼─ \033[1mbold\033[0m\n'; \
+                   seq 1 30; printf '\033[44m blue \033[0m end'; sleep 30";
+    let shots = ["software", "gpu"].map(|backend| {
+        let s = Sluice::start_with_config(
+            &format!("backend-{backend}"),
+            &["--size", "40x12", "-e", "sh", "-c", script],
+            &format!("[renderer]\nbackend = \"{backend}\"\n"),
+        );
+        s.wait_for_text("blue  end");
+        let gpu_libraries: Vec<String> = GPU_LIBRARIES
+            .iter()
+            .flat_map(|prefix| mapped(&s, prefix))
+            .collect();
+        if backend == "software" {
+            assert!(
+                gpu_libraries.is_empty(),
+                "the software renderer loads no GPU library; mapped: {gpu_libraries:?}"
+            );
+        } else {
+            assert!(
+                gpu_libraries.iter().any(|l| l.starts_with("libvulkan")),
+                "the GPU backend draws through Vulkan; mapped: {gpu_libraries:?}"
+            );
+        }
+        // The last frame is drawn within a refresh of the text being parsed.
+        std::thread::sleep(Duration::from_millis(500));
+        let shot = screenshot(&s.x.display, &s.window, &s.dir.join("window.png"));
+        (s, shot)
+    });
+    let [(software, (w1, h1, a)), (gpu, (w2, h2, b))] = shots;
+    assert_eq!((w1, h1), (w2, h2), "windows of the same size");
+    let blue = longest_band(w1, h1, &a, [0x81, 0xa2, 0xbe, 255]).0;
+    assert!(
+        blue >= 6 * 6,
+        "the last line is on screen: a blue band {blue} px wide"
+    );
+    let differing = a.iter().zip(&b).filter(|(x, y)| x != y).count();
+    assert_eq!(
+        differing, 0,
+        "the two windows differ in {differing} channels (screenshots in {:?} and {:?})",
+        software.dir, gpu.dir
+    );
 }

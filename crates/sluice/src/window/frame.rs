@@ -152,10 +152,7 @@ impl Window {
         }
         // Waiting for the frame to finish makes its wall time a measure of what it cost: on
         // software rendering that is the rasteriser's CPU, which is what must stay in budget.
-        let _ = g.gpu.device.poll(sluice_render::wgpu::PollType::Wait {
-            submission_index: None,
-            timeout: None,
-        });
+        g.renderer.wait_idle();
         let cost = start.elapsed();
         tracing::trace!(
             panes = visible.len(),

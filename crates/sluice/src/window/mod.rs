@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use sluice_pty::WinSize;
-use sluice_render::{PaneView, WindowSurface};
+use sluice_render::{GpuSurface, PaneView, SoftwareSurface};
 use sluice_term::{ClipboardKind, SnapshotModes, TermEvent};
 use winit::dpi::{LogicalSize, PhysicalSize};
 use winit::event_loop::ActiveEventLoop;
@@ -84,7 +84,7 @@ pub struct Window {
     tab_bar: Option<PaneView>,
     /// The pictures of the split borders, reused from frame to frame.
     borders: Vec<PaneView>,
-    surface: WindowSurface<'static>,
+    surface: WindowSurface,
     /// Made with an alpha channel (`window.opacity` under 1 when it opened): fixed for the
     /// window's life, as X11 visuals are.
     translucent: bool,
@@ -160,11 +160,7 @@ impl Window {
         os.set_ime_allowed(true);
         os.set_cursor(winit::window::CursorIcon::Text);
         let raw_surface = match &shared.graphics {
-            Some(g) => g
-                .gpu
-                .instance
-                .create_surface(os.clone())
-                .context("cannot create a GPU surface")?,
+            Some(_) => None,
             None => {
                 let (graphics, surface) =
                     Graphics::for_window(event_loop, &os, &shared.config, os.scale_factor())?;
@@ -185,13 +181,7 @@ impl Window {
         if wanted != inner {
             inner = os.request_inner_size(wanted).unwrap_or(wanted);
         }
-        let surface = WindowSurface::new(
-            raw_surface,
-            &g.gpu.adapter,
-            &g.gpu.device,
-            (inner.width, inner.height),
-            translucent,
-        )?;
+        let surface = window_surface(g, &os, raw_surface, inner, translucent)?;
         let refresh = os
             .current_monitor()
             .and_then(|m| m.refresh_rate_millihertz())
@@ -720,8 +710,7 @@ impl Window {
     pub fn resize(&mut self, shared: &Shared, size: PhysicalSize<u32>) {
         self.inner_size = size;
         if let Some(g) = &shared.graphics {
-            self.surface
-                .resize(&g.gpu.device, (size.width, size.height));
+            self.surface.resize(&g.renderer, (size.width, size.height));
         }
         self.relayout(shared);
         self.os.request_redraw();
@@ -733,24 +722,9 @@ impl Window {
     pub fn replace_graphics(
         &mut self,
         g: &Graphics,
-        raw: Option<sluice_render::wgpu::Surface<'static>>,
+        raw: Option<crate::app::GpuSurface>,
     ) -> anyhow::Result<()> {
-        let raw = match raw {
-            Some(raw) => raw,
-            None => g
-                .gpu
-                .instance
-                .create_surface(self.os.clone())
-                .context("cannot create a GPU surface")?,
-        };
-        let size = self.inner_size;
-        self.surface = WindowSurface::new(
-            raw,
-            &g.gpu.adapter,
-            &g.gpu.device,
-            (size.width, size.height),
-            self.translucent,
-        )?;
+        self.surface = window_surface(g, &self.os, raw, self.inner_size, self.translucent)?;
         for pane in self.panes.values_mut() {
             pane.view = g.renderer.new_view();
         }
@@ -889,4 +863,40 @@ fn window_attributes(config: &crate::config::Config) -> winit::window::WindowAtt
 /// `notifications.min_interval` as a duration (the option is checked to be 0 to 3600 s).
 fn min_interval(notify: &sluice_config::Notifications) -> Duration {
     Duration::from_secs_f64(notify.min_interval)
+}
+
+/// A window's surface: a GPU surface, or the software renderer's image.
+pub type WindowSurface = sluice_render::WindowSurface<Arc<OsWindow>>;
+
+/// A surface for `os` of the kind `g` draws for, `size` pixels: the software renderer's
+/// image, or a GPU surface (`raw`, made while choosing the device for the first window, or
+/// made here from the device's instance).
+fn window_surface(
+    g: &Graphics,
+    os: &Arc<OsWindow>,
+    raw: Option<crate::app::GpuSurface>,
+    size: PhysicalSize<u32>,
+    translucent: bool,
+) -> anyhow::Result<WindowSurface> {
+    let size = (size.width, size.height);
+    let Some(gpu) = &g.gpu else {
+        return Ok(WindowSurface::Software(SoftwareSurface::new(
+            os.clone(),
+            size,
+        )?));
+    };
+    let raw = match raw {
+        Some(raw) => raw,
+        None => gpu
+            .instance
+            .create_surface(os.clone())
+            .context("cannot create a GPU surface")?,
+    };
+    Ok(WindowSurface::Gpu(GpuSurface::new(
+        raw,
+        &gpu.adapter,
+        &gpu.device,
+        size,
+        translucent,
+    )?))
 }

@@ -1,0 +1,420 @@
+//! Presenting frames to a window without a GPU.
+//!
+//! The window's image lives in memory the window system shares with Sluice (softbuffer:
+//! MIT-SHM on X11, `wl_shm` on Wayland). Each frame copies into it only the rows of panes
+//! that changed since the last one, and hands over only those rows: a keystroke's echo moves
+//! one row, not the window. With wgpu on a software adapter (lavapipe), the same frame was
+//! copied twice by lavapipe's queue thread and then, through Mesa's X11 presentation, sent
+//! whole over the X socket (no MIT-SHM without DRI3 and Present, which Xvfb, Xvnc and xrdp
+//! lack): 37% of the UI thread's time in a Metro-like build, plus the queue thread
+//! (docs/performance.md, "The software renderer").
+
+use std::num::NonZeroU32;
+
+use sluice_term::Rgb;
+use wgpu::rwh::{HasDisplayHandle, HasWindowHandle};
+
+use crate::damage::UNDRAWN;
+use crate::error::{Error, Result};
+use crate::renderer::MemoryFrame;
+use crate::surface::{Placed, Presented};
+
+/// A window's image in shared memory, and what it holds.
+pub struct SoftwareSurface<W> {
+    surface: softbuffer::Surface<W, W>,
+    size: (u32, u32),
+    /// What the image holds: what the last present left in it.
+    shown: Shown,
+}
+
+/// What the window's image holds, so that a frame copies only what differs.
+#[derive(Debug, Default, Clone, PartialEq)]
+struct Shown {
+    /// The colour of what no pane covers; `None`: the image holds nothing known.
+    background: Option<Rgb>,
+    panes: Vec<ShownPane>,
+}
+
+/// A pane's frame as it was last copied into the image.
+#[derive(Debug, Clone, PartialEq)]
+struct ShownPane {
+    x: u32,
+    y: u32,
+    /// The frame it came from ([`MemoryFrame::id`]) and the frame's size.
+    frame: u64,
+    width: u32,
+    height: u32,
+    /// The fingerprint of each viewport row copied.
+    rows: Vec<u64>,
+}
+
+/// The lines of the image a frame changes: `(x, y, width, height)` in pixels.
+type Rect = (u32, u32, u32, u32);
+
+impl<W: HasDisplayHandle + HasWindowHandle + Clone> SoftwareSurface<W> {
+    /// An image for `window`, `size` pixels.
+    pub fn new(window: W, size: (u32, u32)) -> Result<Self> {
+        let context = softbuffer::Context::new(window.clone())
+            .map_err(|e| Error::Surface(format!("no software surface: {e}")))?;
+        let surface = softbuffer::Surface::new(&context, window)
+            .map_err(|e| Error::Surface(format!("no software surface: {e}")))?;
+        let mut this = Self {
+            surface,
+            size: (0, 0),
+            shown: Shown::default(),
+        };
+        this.resize(size);
+        Ok(this)
+    }
+
+    /// The image's size in pixels.
+    pub fn size(&self) -> (u32, u32) {
+        self.size
+    }
+
+    /// Follows a window resize: the image is made again, and filled whole at the next frame.
+    pub fn resize(&mut self, size: (u32, u32)) {
+        let size = (size.0.max(1), size.1.max(1));
+        if size == self.size {
+            return;
+        }
+        let (width, height) = (
+            NonZeroU32::new(size.0).expect("at least 1"),
+            NonZeroU32::new(size.1).expect("at least 1"),
+        );
+        if let Err(err) = self.surface.resize(width, height) {
+            tracing::warn!(%err, "cannot resize the window's image");
+        }
+        self.size = size;
+        self.shown = Shown::default();
+    }
+
+    /// Composes `panes` onto the window, each at its place, the rest of the window filled
+    /// with `background`, and shows what changed. Panes whose frames are not in memory (not
+    /// drawn by the software renderer) are left out.
+    pub(crate) fn present(&mut self, panes: &[Placed<'_>], background: Rgb) -> Presented {
+        let (width, height) = self.size;
+        let mut buffer = match self.surface.buffer_mut() {
+            Ok(buffer) => buffer,
+            Err(err) => {
+                tracing::warn!(%err, "cannot reach the window's image");
+                self.shown = Shown::default();
+                return Presented::Skipped;
+            }
+        };
+        // An image that is not the one presented last (a new one, or the older of two a
+        // Wayland compositor swaps between) holds nothing known: it is filled whole.
+        if buffer.age() != 1 {
+            self.shown = Shown::default();
+        }
+        let frames: Vec<(Placed<'_>, MemoryFrame<'_>)> = panes
+            .iter()
+            .filter_map(|p| Some((*p, p.view.frame_memory()?)))
+            .collect();
+        let image = Image {
+            pixels: &mut buffer,
+            width,
+            height,
+        };
+        let (shown, damage) = compose(image, &self.shown, &frames, background);
+        self.shown = shown;
+        if damage.is_empty() {
+            return Presented::Shown;
+        }
+        let rects: Vec<softbuffer::Rect> = damage
+            .iter()
+            .filter_map(|&(x, y, w, h)| {
+                Some(softbuffer::Rect {
+                    x,
+                    y,
+                    width: NonZeroU32::new(w)?,
+                    height: NonZeroU32::new(h)?,
+                })
+            })
+            .collect();
+        match buffer.present_with_damage(&rects) {
+            Ok(()) => Presented::Shown,
+            Err(err) => {
+                tracing::warn!(%err, "cannot show the window's image");
+                self.shown = Shown::default();
+                Presented::Skipped
+            }
+        }
+    }
+}
+
+/// The window's image: `width × height` pixels in `0xAARRGGBB`, lines top to bottom.
+struct Image<'a> {
+    pixels: &'a mut [u32],
+    width: u32,
+    height: u32,
+}
+
+/// Brings `image`, holding what `shown` says, to `frames` placed over `background`; returns
+/// what it holds now and the rectangles that changed. When the background or the panes'
+/// places differ from `shown`, everything is drawn again; otherwise only the rows whose
+/// fingerprint differs from the one copied before (or that were never drawn) are copied.
+fn compose(
+    image: Image<'_>,
+    shown: &Shown,
+    frames: &[(Placed<'_>, MemoryFrame<'_>)],
+    background: Rgb,
+) -> (Shown, Vec<Rect>) {
+    let now = Shown {
+        background: Some(background),
+        panes: frames
+            .iter()
+            .map(|(placed, frame)| ShownPane {
+                x: placed.x,
+                y: placed.y,
+                frame: frame.id,
+                width: frame.ring.width,
+                height: frame.ring.height,
+                rows: frame.drawn.to_vec(),
+            })
+            .collect(),
+    };
+    let same_layout = shown.background == now.background
+        && shown.panes.len() == now.panes.len()
+        && shown.panes.iter().zip(&now.panes).all(|(a, b)| {
+            (a.x, a.y, a.frame, a.width, a.height) == (b.x, b.y, b.frame, b.width, b.height)
+        });
+    let Image {
+        pixels,
+        width,
+        height,
+    } = image;
+    let mut damage = Vec::new();
+    if !same_layout {
+        let [a, r, g, b] = [255, background.r, background.g, background.b];
+        pixels.fill(u32::from_be_bytes([a, r, g, b]));
+        damage.push((0, 0, width, height));
+    }
+    for (i, (placed, frame)) in frames.iter().enumerate() {
+        let before = same_layout.then(|| &shown.panes[i].rows);
+        let changed = |row: usize| {
+            frame.drawn[row] == UNDRAWN
+                || before.is_none_or(|rows| rows.get(row) != Some(&frame.drawn[row]))
+        };
+        let mut row = 0;
+        while row < frame.ring.rows {
+            if !changed(row) {
+                row += 1;
+                continue;
+            }
+            let first = row;
+            while row < frame.ring.rows && changed(row) {
+                row += 1;
+            }
+            let rect = copy_rows(pixels, (width, height), placed, frame, first..row);
+            if same_layout && rect.2 > 0 && rect.3 > 0 {
+                damage.push(rect);
+            }
+        }
+    }
+    (now, damage)
+}
+
+/// Copies viewport `rows` of `frame` into the image at the pane's place, cut to the image;
+/// returns the rectangle written.
+fn copy_rows(
+    pixels: &mut [u32],
+    (width, height): (u32, u32),
+    placed: &Placed<'_>,
+    frame: &MemoryFrame<'_>,
+    rows: std::ops::Range<usize>,
+) -> Rect {
+    let ring = frame.ring;
+    let rh = ring.row_height;
+    let top = placed.y + rows.start as u32 * rh;
+    let lines = (rows.len() as u32 * rh).min(height.saturating_sub(top));
+    let visible = ring.width.min(width.saturating_sub(placed.x)) as usize;
+    if visible == 0 || lines == 0 {
+        return (placed.x, top, 0, 0);
+    }
+    let (fw, iw) = (ring.width as usize, width as usize);
+    for line in 0..lines {
+        let row = rows.start + (line / rh) as usize;
+        let src = ring.top_of(row) as usize + (line % rh) as usize;
+        let src = &frame.pixels[src * fw..src * fw + visible];
+        let dst = (top + line) as usize * iw + placed.x as usize;
+        pixels[dst..dst + visible].copy_from_slice(src);
+    }
+    (placed.x, top, visible as u32, lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frame::FrameRing;
+    use crate::renderer::PaneView;
+
+    /// A frame of `rows` rows of 2×2 pixels, 2 wide, with the ring's top at `origin`; each
+    /// frame row's pixels hold its frame row number plus `base`.
+    fn frame(rows: usize, origin: usize, base: u32) -> (Vec<u32>, FrameRing) {
+        let ring = FrameRing {
+            width: 2,
+            height: rows as u32 * 2,
+            rows,
+            row_height: 2,
+            origin,
+        };
+        let pixels = (0..rows as u32 * 4).map(|i| base + i / 4).collect();
+        (pixels, ring)
+    }
+
+    fn view() -> PaneView {
+        PaneView::default()
+    }
+
+    const BG: Rgb = Rgb { r: 1, g: 2, b: 3 };
+    const BG_PIXEL: u32 = 0xff01_0203;
+
+    #[test]
+    fn a_first_frame_fills_the_background_and_copies_every_pane_unwound() {
+        let (pixels, ring) = frame(3, 1, 10);
+        let drawn = [1, 2, 3];
+        let view = view();
+        let frames = [(
+            Placed {
+                view: &view,
+                x: 1,
+                y: 0,
+            },
+            MemoryFrame {
+                id: 7,
+                pixels: &pixels,
+                ring,
+                drawn: &drawn,
+            },
+        )];
+        let mut image = vec![0; 4 * 6];
+        let (shown, damage) = compose(
+            Image {
+                pixels: &mut image,
+                width: 4,
+                height: 6,
+            },
+            &Shown::default(),
+            &frames,
+            BG,
+        );
+        assert_eq!(damage, [(0, 0, 4, 6)], "all of it");
+        // Viewport rows 0, 1, 2 are frame rows 1, 2, 0 (values 11, 12, 10).
+        let column = |x: usize| (0..6).map(|y| image[y * 4 + x]).collect::<Vec<_>>();
+        assert_eq!(column(0), [BG_PIXEL; 6]);
+        assert_eq!(column(1), [11, 11, 12, 12, 10, 10]);
+        assert_eq!(column(3), [BG_PIXEL; 6]);
+        assert_eq!(shown.panes[0].rows, drawn);
+    }
+
+    #[test]
+    fn later_frames_copy_and_damage_only_the_rows_that_changed() {
+        let (pixels, ring) = frame(4, 0, 20);
+        let view = view();
+        let placed = Placed {
+            view: &view,
+            x: 0,
+            y: 2,
+        };
+        let mut image = vec![0; 2 * 10];
+        let mut shown = Shown::default();
+        for (drawn, expect) in [
+            ([1, 2, 3, 4], vec![(0, 0, 2, 10)]),
+            // Rows 1 and 2 changed: one rectangle of both.
+            ([1, 5, 6, 4], vec![(0, 4, 2, 4)]),
+            // Nothing changed.
+            ([1, 5, 6, 4], vec![]),
+            // A row never drawn is copied whatever its fingerprint was.
+            ([1, 5, 6, UNDRAWN], vec![(0, 8, 2, 2)]),
+        ] {
+            let frames = [(
+                placed,
+                MemoryFrame {
+                    id: 1,
+                    pixels: &pixels,
+                    ring,
+                    drawn: &drawn,
+                },
+            )];
+            let image = Image {
+                pixels: &mut image,
+                width: 2,
+                height: 10,
+            };
+            let damage;
+            (shown, damage) = compose(image, &shown, &frames, BG);
+            assert_eq!(damage, expect, "{drawn:?}");
+        }
+    }
+
+    #[test]
+    fn a_new_frame_a_move_or_a_new_background_redraws_everything() {
+        let (pixels, ring) = frame(2, 0, 0);
+        let drawn = [1, 2];
+        let view = view();
+        let at = |x, id| {
+            [(
+                Placed {
+                    view: &view,
+                    x,
+                    y: 0,
+                },
+                MemoryFrame {
+                    id,
+                    pixels: &pixels,
+                    ring,
+                    drawn: &drawn,
+                },
+            )]
+        };
+        let mut image = vec![0; 4 * 4];
+        let mut run = |shown: &Shown, x, id, bg| {
+            let image = Image {
+                pixels: &mut image,
+                width: 4,
+                height: 4,
+            };
+            compose(image, shown, &at(x, id), bg)
+        };
+        let (shown, _) = run(&Shown::default(), 0, 1, BG);
+        let other = Rgb { r: 9, g: 9, b: 9 };
+        for (x, id, bg) in [(1, 1, BG), (0, 2, BG), (0, 1, other)] {
+            let (_, damage) = run(&shown, x, id, bg);
+            assert_eq!(damage, [(0, 0, 4, 4)], "moved, another frame or colour");
+        }
+    }
+
+    #[test]
+    fn a_pane_larger_than_the_window_is_cut_to_it() {
+        let (pixels, ring) = frame(3, 0, 40);
+        let drawn = [1, 2, 3];
+        let view = view();
+        let frames = [(
+            Placed {
+                view: &view,
+                x: 1,
+                y: 3,
+            },
+            MemoryFrame {
+                id: 1,
+                pixels: &pixels,
+                ring,
+                drawn: &drawn,
+            },
+        )];
+        let mut image = vec![0; 2 * 5];
+        compose(
+            Image {
+                pixels: &mut image,
+                width: 2,
+                height: 5,
+            },
+            &Shown::default(),
+            &frames,
+            BG,
+        );
+        // One column of the pane fits, and its first row's two lines.
+        assert_eq!(&image[6..], [BG_PIXEL, 40, BG_PIXEL, 40]);
+    }
+}
