@@ -1,5 +1,6 @@
 //! Frame scenarios for the renderer benchmarks: a screen of text, then per frame one of
-//! three kinds of change, rendered offscreen on the default adapter.
+//! three kinds of change, rendered offscreen on the default adapter or by the software
+//! renderer.
 
 use sluice_render::{FontConfig, FrameReport, Offscreen};
 use sluice_term::{Replay, Snapshot};
@@ -36,8 +37,14 @@ pub struct FrameBench {
 }
 
 impl FrameBench {
-    pub fn new(cols: u16, rows: u16) -> Self {
-        let gpu = Offscreen::new(&FontConfig::default()).expect("a GPU adapter");
+    /// On the default GPU adapter, or with the software renderer when `software`.
+    pub fn new(cols: u16, rows: u16, software: bool) -> Self {
+        let fonts = FontConfig::default();
+        let gpu = if software {
+            Offscreen::software(&fonts).expect("the software renderer")
+        } else {
+            Offscreen::new(&fonts).expect("a GPU adapter")
+        };
         let mut replay = Replay::new(cols, rows, 1000);
         let screen =
             crate::payload("color", cols as usize * rows as usize * 3).expect("known payload");

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Where a window's CPU goes during a Metro-like build: each thread's clock ticks (10 ms, from
-# /proc/PID/task/*/stat) from just before `sluice-bench metro-sim --warm --log-every 1` starts
-# inside a 100x30 window to just after it ends (docs/performance.md, "A trickle of small
-# writes"). Builds to compare are given as binaries and alternated, round by round.
+# Where a window's CPU goes during a Metro-like build: each thread's CPU time in milliseconds
+# (the scheduler's own count, /proc/PID/task/*/sched; where the kernel has none, clock ticks
+# of 10 ms from /proc/PID/task/*/stat) from just before `sluice-bench metro-sim --warm
+# --log-every 1` starts inside a 100x30 window to just after it ends (docs/performance.md,
+# "A trickle of small writes"). Builds to compare are given as binaries (or scripts that exec
+# one) and alternated, round by round.
 #
 # Usage: benches/metro-cpu.sh [ROUNDS] [SLUICE_BINARY…]   (defaults: 3 rounds, this build)
 set -euo pipefail
@@ -13,23 +15,31 @@ source benches/xvfb.sh
 builds=("$@")
 [ ${#builds[@]} -gt 0 ] || builds=("$bin/sluice")
 
-# utime + stime; the fields are counted from the end of the name, which may hold spaces.
-ticks() { sed 's/.*) //' "$1/stat" 2>/dev/null | awk '{print $12 + $13}' || echo 0; }
+# A thread's CPU time in ms: the scheduler's sum_exec_runtime, else utime + stime in 10 ms
+# ticks (counted from the end of the name, which may hold spaces).
+cpu_ms() {
+  if [ -r "$1/sched" ]; then
+    awk '/se.sum_exec_runtime/ {print $3; found = 1} END {if (!found) print 0}' "$1/sched"
+  else
+    sed 's/.*) //' "$1/stat" 2>/dev/null | awk '{print ($12 + $13) * 10}' || echo 0
+  fi
+}
 
-one() { # BINARY: prints "total=N thread=N …" for one build
+one() { # BINARY: prints "total=MS thread=MS …" for one build
   "$1" --size 100x30 --font-size 10 -e sh -c \
     "sleep 4; '$bin/sluice-bench' metro-sim --warm --log-every 1 2>'$tmp/metro.json'; sleep 30" \
     >/dev/null 2>&1 &
   local pid=$!
   local -A before=()
   sleep 3.5
-  for t in /proc/$pid/task/*; do before[$t]=$(ticks "$t"); done
+  for t in /proc/$pid/task/*; do before[$t]=$(cpu_ms "$t"); done
   sleep 3.5 # the build takes about 1.3 s
   local total=0 line=""
   for t in /proc/$pid/task/*; do
-    local d=$(($(ticks "$t") - ${before[$t]:-0}))
-    total=$((total + d))
-    if [ $d -gt 0 ]; then line="$line $(cat "$t/comm")=$d"; fi
+    local d
+    d=$(awk -v a="$(cpu_ms "$t")" -v b="${before[$t]:-0}" 'BEGIN {printf "%.1f", a - b}')
+    total=$(awk -v t="$total" -v d="$d" 'BEGIN {printf "%.1f", t + d}')
+    if awk -v d="$d" 'BEGIN {exit !(d >= 0.5)}'; then line="$line $(cat "$t/comm")=$d"; fi
   done
   kill $pid
   wait $pid 2>/dev/null || true

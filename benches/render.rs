@@ -9,7 +9,7 @@ fn frames(c: &mut Criterion) {
     let mut group = c.benchmark_group("frame");
     group.sample_size(20);
     for (cols, rows) in [(160u16, 50u16), (300, 80)] {
-        let mut bench = FrameBench::new(cols, rows);
+        let mut bench = FrameBench::new(cols, rows, false);
         for change in Change::ALL {
             group.bench_function(format!("{}x{}/{}", cols, rows, change.name()), |b| {
                 b.iter_custom(|iterations| {

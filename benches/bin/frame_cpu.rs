@@ -2,7 +2,9 @@
 //! rasterises on threads of its own), for each kind of change, with ratios against the
 //! one-row change measured in the same run.
 //!
-//! Usage: frame-cpu [FRAMES]   (default 200 per scenario; medians over rounds of 10 frames)
+//! Usage: frame-cpu [FRAMES] [gpu|software]   (default 200 per scenario, on the default GPU
+//! adapter; medians over rounds of 10 frames). With `software` the frames are drawn by the
+//! software renderer, into memory: what a window adds to show them is not included.
 
 use sluice_benches::frames::{Change, FrameBench};
 use sluice_benches::measure::{cpu_time, median};
@@ -12,12 +14,20 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(200);
+    let software = match std::env::args().nth(2).as_deref() {
+        None | Some("gpu") => false,
+        Some("software") => true,
+        Some(other) => {
+            eprintln!("frame-cpu: {other:?} is neither gpu nor software");
+            std::process::exit(2);
+        }
+    };
     println!(
         "{:<10} {:<12} {:>12} {:>12} {:>10} {:>8} {:>8}",
         "size", "change", "main_ms", "process_ms", "rows", "quads", "x_1row"
     );
     for (cols, rows) in [(160u16, 50u16), (300, 80)] {
-        let mut bench = FrameBench::new(cols, rows);
+        let mut bench = FrameBench::new(cols, rows, software);
         let mut one_row_main = None;
         for change in Change::ALL {
             let n = if change == Change::Full {

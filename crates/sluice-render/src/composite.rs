@@ -463,23 +463,56 @@ fn blend_solid(dst: &mut [u32], color: [u8; 4]) {
 
 /// `color` tinted by the coverage in the alpha of each RGBA `src` texel, over `dst` (the shader
 /// premultiplies, the blend adds `dst × (1 − α)`). The frame is opaque: alpha stays 255.
+///
+/// The three channels of a partly covered pixel are mixed at once, 16 bits apart in a `u64`
+/// ([`Lanes`]), with the same rounding as one channel at a time (`mix_reference`, which a
+/// test holds it to): text is most of what a frame blends, and mixing channel by channel was
+/// the largest part of a full redraw's CPU on the software renderer (docs/performance.md,
+/// "The software renderer").
 fn blend_mask(dst: &mut [u32], src: &[u8], color: [u8; 4]) {
-    let opaque = u32::from_ne_bytes([color[0], color[1], color[2], 255]);
-    for (pixel, texel) in dst.iter_mut().zip(src.chunks_exact(4)) {
-        let alpha = mul255(texel[3], color[3]);
-        match alpha {
-            0 => {}
-            255 => *pixel = opaque,
-            _ => {
-                let (a, keep) = (u32::from(alpha), 255 - u32::from(alpha));
-                let mut out = pixel.to_ne_bytes();
-                for channel in 0..3 {
-                    let mixed = u32::from(color[channel]) * a + u32::from(out[channel]) * keep;
-                    out[channel] = ((mixed + 127) / 255) as u8;
-                }
-                *pixel = u32::from_ne_bytes(out);
-            }
+    if color[3] != 255 {
+        let tint = Lanes::of(color);
+        for (pixel, texel) in dst.iter_mut().zip(src.chunks_exact(4)) {
+            let alpha = mul255(texel[3], color[3]);
+            *pixel = tint.mix(*pixel, alpha);
         }
+        return;
+    }
+    let c = color.map(u16::from);
+    for (pixel, texel) in dst.iter_mut().zip(src.chunks_exact(4)) {
+        let a = u16::from(texel[3]);
+        let keep = 255 - a;
+        let d = pixel.to_ne_bytes();
+        let mix = |c: u16, d: u8| {
+            let x = c * a + u16::from(d) * keep + 127;
+            ((x + 1 + (x >> 8)) >> 8) as u8
+        };
+        *pixel = u32::from_ne_bytes([mix(c[0], d[0]), mix(c[1], d[1]), mix(c[2], d[2]), 255]);
+    }
+}
+
+/// The red, green and blue bytes of a pixel, each in a lane of 16 bits.
+#[derive(Clone, Copy)]
+struct Lanes(u64);
+
+impl Lanes {
+    /// The low byte of each lane.
+    const BYTES: u64 = 0x00ff_00ff_00ff;
+    /// 1 in each lane.
+    const ONES: u64 = 0x0001_0001_0001;
+
+    fn of(bytes: [u8; 4]) -> Lanes {
+        Lanes(u64::from(bytes[0]) | u64::from(bytes[1]) << 16 | u64::from(bytes[2]) << 32)
+    }
+
+    /// `self` at `alpha` over `pixel` (opaque), each channel `(c × α + d × (255 − α) + 127) /
+    /// 255` rounded down: the lanes hold at most 255 × 255 + 127 < 2¹⁶, and
+    /// `(x + 1 + (x >> 8)) >> 8` is `x / 255` for every such `x`.
+    fn mix(self, pixel: u32, alpha: u8) -> u32 {
+        let (a, keep) = (u64::from(alpha), u64::from(255 - alpha));
+        let x = self.0 * a + Lanes::of(pixel.to_ne_bytes()).0 * keep + 127 * Lanes::ONES;
+        let m = ((x + Lanes::ONES + ((x >> 8) & Lanes::BYTES)) >> 8) & Lanes::BYTES;
+        u32::from_ne_bytes([m as u8, (m >> 16) as u8, (m >> 32) as u8, 255])
     }
 }
 
@@ -583,6 +616,38 @@ mod tests {
             assert_eq!(pixel(&canvas, 2, 0)[red_at], 128);
             assert_eq!(pixel(&canvas, 2, 0)[2 - red_at], 0);
             assert_eq!(pixel(&canvas, 3, 0), [0, 0, 0, 255]);
+        }
+    }
+
+    /// What `Lanes::mix` must give: each channel mixed on its own.
+    fn mix_reference(color: [u8; 4], pixel: u32, alpha: u8) -> u32 {
+        let (a, keep) = (u32::from(alpha), 255 - u32::from(alpha));
+        let mut out = pixel.to_ne_bytes();
+        for channel in 0..3 {
+            let mixed = u32::from(color[channel]) * a + u32::from(out[channel]) * keep;
+            out[channel] = ((mixed + 127) / 255) as u8;
+        }
+        out[3] = 255;
+        u32::from_ne_bytes(out)
+    }
+
+    #[test]
+    fn mixing_the_channels_at_once_rounds_as_mixing_each_alone() {
+        // Every alpha against the extremes and a spread of colours, both ways round.
+        let values = [0u8, 1, 2, 63, 64, 127, 128, 129, 200, 254, 255];
+        for alpha in 0..=255u8 {
+            for &c in &values {
+                for &d in &values {
+                    let color = [c, d, c ^ d, 255];
+                    let pixel = u32::from_ne_bytes([d, c, 255 - d, 255]);
+                    assert_eq!(
+                        Lanes::of(color).mix(pixel, alpha),
+                        mix_reference(color, pixel, alpha),
+                        "colour {color:?} at {alpha} over {:?}",
+                        pixel.to_ne_bytes()
+                    );
+                }
+            }
         }
     }
 
