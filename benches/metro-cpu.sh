@@ -3,7 +3,8 @@
 # (the scheduler's own count, /proc/PID/task/*/sched; where the kernel has none, clock ticks
 # of 10 ms from /proc/PID/task/*/stat) from just before `sluice-bench metro-sim --warm
 # --log-every 1` starts inside a 100x30 window to just after it ends (docs/performance.md,
-# "A trickle of small writes"). Builds to compare are given as binaries (or scripts that exec
+# "A trickle of small writes"), for a first build in a fresh window and a second one in the
+# same window. Builds to compare are given as binaries (or scripts that exec
 # one) and alternated, round by round.
 #
 # Usage: benches/metro-cpu.sh [ROUNDS] [SLUICE_BINARY…]   (defaults: 3 rounds, this build)
@@ -25,25 +26,42 @@ cpu_ms() {
   fi
 }
 
-one() { # BINARY: prints "total=MS thread=MS …" for one build
+# Each thread's CPU since `before` (an array of thread -> ms), as "total=MS thread=MS …".
+spent() {
+  local pid=$1 total=0 line=""
+  local -n from=$2
+  for t in /proc/$pid/task/*; do
+    local d
+    d=$(awk -v a="$(cpu_ms "$t")" -v b="${from[$t]:-0}" 'BEGIN {printf "%.1f", a - b}')
+    total=$(awk -v t="$total" -v d="$d" 'BEGIN {printf "%.1f", t + d}')
+    if awk -v d="$d" 'BEGIN {exit !(d >= 0.5)}'; then line="$line $(cat "$t/comm")=$d"; fi
+  done
+  echo "total=$total$line"
+}
+
+# BINARY: two builds in one window, 4 s apart, each measured on its own: the first in a
+# fresh window (its scrollback grows: page faults and allocation on the parser's thread),
+# the second in a window whose scrollback already holds the first build's lines.
+one() {
+  local build="'$bin/sluice-bench' metro-sim --warm --log-every 1"
   "$1" --size 100x30 --font-size 10 -e sh -c \
-    "sleep 4; '$bin/sluice-bench' metro-sim --warm --log-every 1 2>'$tmp/metro.json'; sleep 30" \
+    "sleep 4; $build 2>'$tmp/fresh.json'; sleep 2.7; $build 2>'$tmp/warm.json'; sleep 30" \
     >/dev/null 2>&1 &
   local pid=$!
   local -A before=()
   sleep 3.5
   for t in /proc/$pid/task/*; do before[$t]=$(cpu_ms "$t"); done
   sleep 3.5 # the build takes about 1.3 s
-  local total=0 line=""
-  for t in /proc/$pid/task/*; do
-    local d
-    d=$(awk -v a="$(cpu_ms "$t")" -v b="${before[$t]:-0}" 'BEGIN {printf "%.1f", a - b}')
-    total=$(awk -v t="$total" -v d="$d" 'BEGIN {printf "%.1f", t + d}')
-    if awk -v d="$d" 'BEGIN {exit !(d >= 0.5)}'; then line="$line $(cat "$t/comm")=$d"; fi
-  done
+  local fresh
+  fresh=$(spent $pid before)
+  for t in /proc/$pid/task/*; do before[$t]=$(cpu_ms "$t"); done
+  sleep 3.5
+  local warm
+  warm=$(spent $pid before)
   kill $pid
   wait $pid 2>/dev/null || true
-  echo "total=$total$line  build: $(tr -d '\n' <"$tmp/metro.json")"
+  echo "fresh window: $fresh  build: $(tr -d '\n' <"$tmp/fresh.json")"
+  echo "    warm window: $warm  build: $(tr -d '\n' <"$tmp/warm.json")"
 }
 
 for r in $(seq 1 "$rounds"); do
