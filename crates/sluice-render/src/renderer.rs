@@ -372,14 +372,6 @@ impl Renderer {
             Backend::Software(_) => None,
         }
     }
-
-    /// The format frames are drawn in: the GPU's, or the software renderer's native one.
-    pub fn format(&self) -> wgpu::TextureFormat {
-        match &self.backend {
-            Backend::Gpu(gpu) => gpu.format(),
-            Backend::Software(_) => wgpu::TextureFormat::Bgra8Unorm,
-        }
-    }
 }
 
 /// One pane's picture: its frame and what is known to be drawn in it.

@@ -263,8 +263,44 @@ mod tests {
         (pixels, ring)
     }
 
-    fn view() -> PaneView {
-        PaneView::default()
+    /// `frame`'s pixels as frame `id` of a pane placed at `at`, its rows fingerprinted
+    /// `drawn`.
+    fn pane<'a>(
+        view: &'a PaneView,
+        (pixels, ring): &'a (Vec<u32>, FrameRing),
+        drawn: &'a [u64],
+        at: (u32, u32),
+        id: u64,
+    ) -> [(Placed<'a>, MemoryFrame<'a>); 1] {
+        let placed = Placed {
+            view,
+            x: at.0,
+            y: at.1,
+        };
+        let frame = MemoryFrame {
+            id,
+            pixels,
+            ring: *ring,
+            drawn,
+        };
+        [(placed, frame)]
+    }
+
+    /// Composes `frames` into `image`, `width` pixels wide, which holds what `shown` says.
+    fn compose_into(
+        image: &mut [u32],
+        width: u32,
+        shown: &Shown,
+        frames: &[(Placed<'_>, MemoryFrame<'_>)],
+        background: Rgb,
+    ) -> (Shown, Vec<Rect>) {
+        let height = image.len() as u32 / width;
+        let image = Image {
+            pixels: image,
+            width,
+            height,
+        };
+        compose(image, shown, frames, background)
     }
 
     const BG: Rgb = Rgb { r: 1, g: 2, b: 3 };
@@ -272,33 +308,10 @@ mod tests {
 
     #[test]
     fn a_first_frame_fills_the_background_and_copies_every_pane_unwound() {
-        let (pixels, ring) = frame(3, 1, 10);
-        let drawn = [1, 2, 3];
-        let view = view();
-        let frames = [(
-            Placed {
-                view: &view,
-                x: 1,
-                y: 0,
-            },
-            MemoryFrame {
-                id: 7,
-                pixels: &pixels,
-                ring,
-                drawn: &drawn,
-            },
-        )];
+        let (view, frame, drawn) = (PaneView::default(), frame(3, 1, 10), [1, 2, 3]);
         let mut image = vec![0; 4 * 6];
-        let (shown, damage) = compose(
-            Image {
-                pixels: &mut image,
-                width: 4,
-                height: 6,
-            },
-            &Shown::default(),
-            &frames,
-            BG,
-        );
+        let frames = pane(&view, &frame, &drawn, (1, 0), 7);
+        let (shown, damage) = compose_into(&mut image, 4, &Shown::default(), &frames, BG);
         assert_eq!(damage, [(0, 0, 4, 6)], "all of it");
         // Viewport rows 0, 1, 2 are frame rows 1, 2, 0 (values 11, 12, 10).
         let column = |x: usize| (0..6).map(|y| image[y * 4 + x]).collect::<Vec<_>>();
@@ -310,13 +323,7 @@ mod tests {
 
     #[test]
     fn later_frames_copy_and_damage_only_the_rows_that_changed() {
-        let (pixels, ring) = frame(4, 0, 20);
-        let view = view();
-        let placed = Placed {
-            view: &view,
-            x: 0,
-            y: 2,
-        };
+        let (view, frame) = (PaneView::default(), frame(4, 0, 20));
         let mut image = vec![0; 2 * 10];
         let mut shown = Shown::default();
         for (drawn, expect) in [
@@ -328,92 +335,33 @@ mod tests {
             // A row never drawn is copied whatever its fingerprint was.
             ([1, 5, 6, UNDRAWN], vec![(0, 8, 2, 2)]),
         ] {
-            let frames = [(
-                placed,
-                MemoryFrame {
-                    id: 1,
-                    pixels: &pixels,
-                    ring,
-                    drawn: &drawn,
-                },
-            )];
-            let image = Image {
-                pixels: &mut image,
-                width: 2,
-                height: 10,
-            };
+            let frames = pane(&view, &frame, &drawn, (0, 2), 1);
             let damage;
-            (shown, damage) = compose(image, &shown, &frames, BG);
+            (shown, damage) = compose_into(&mut image, 2, &shown, &frames, BG);
             assert_eq!(damage, expect, "{drawn:?}");
         }
     }
 
     #[test]
     fn a_new_frame_a_move_or_a_new_background_redraws_everything() {
-        let (pixels, ring) = frame(2, 0, 0);
-        let drawn = [1, 2];
-        let view = view();
-        let at = |x, id| {
-            [(
-                Placed {
-                    view: &view,
-                    x,
-                    y: 0,
-                },
-                MemoryFrame {
-                    id,
-                    pixels: &pixels,
-                    ring,
-                    drawn: &drawn,
-                },
-            )]
-        };
+        let (view, frame, drawn) = (PaneView::default(), frame(2, 0, 0), [1, 2]);
         let mut image = vec![0; 4 * 4];
-        let mut run = |shown: &Shown, x, id, bg| {
-            let image = Image {
-                pixels: &mut image,
-                width: 4,
-                height: 4,
-            };
-            compose(image, shown, &at(x, id), bg)
-        };
-        let (shown, _) = run(&Shown::default(), 0, 1, BG);
+        let first = pane(&view, &frame, &drawn, (0, 0), 1);
+        let (shown, _) = compose_into(&mut image, 4, &Shown::default(), &first, BG);
         let other = Rgb { r: 9, g: 9, b: 9 };
         for (x, id, bg) in [(1, 1, BG), (0, 2, BG), (0, 1, other)] {
-            let (_, damage) = run(&shown, x, id, bg);
+            let frames = pane(&view, &frame, &drawn, (x, 0), id);
+            let (_, damage) = compose_into(&mut image, 4, &shown, &frames, bg);
             assert_eq!(damage, [(0, 0, 4, 4)], "moved, another frame or colour");
         }
     }
 
     #[test]
     fn a_pane_larger_than_the_window_is_cut_to_it() {
-        let (pixels, ring) = frame(3, 0, 40);
-        let drawn = [1, 2, 3];
-        let view = view();
-        let frames = [(
-            Placed {
-                view: &view,
-                x: 1,
-                y: 3,
-            },
-            MemoryFrame {
-                id: 1,
-                pixels: &pixels,
-                ring,
-                drawn: &drawn,
-            },
-        )];
+        let (view, frame, drawn) = (PaneView::default(), frame(3, 0, 40), [1, 2, 3]);
         let mut image = vec![0; 2 * 5];
-        compose(
-            Image {
-                pixels: &mut image,
-                width: 2,
-                height: 5,
-            },
-            &Shown::default(),
-            &frames,
-            BG,
-        );
+        let frames = pane(&view, &frame, &drawn, (1, 3), 1);
+        compose_into(&mut image, 2, &Shown::default(), &frames, BG);
         // One column of the pane fits, and its first row's two lines.
         assert_eq!(&image[6..], [BG_PIXEL, 40, BG_PIXEL, 40]);
     }

@@ -49,6 +49,15 @@ fn render(gpu: &mut Offscreen, replay: &mut Replay, snapshot: &mut Snapshot) -> 
     gpu.render_image(snapshot).expect("readback")
 }
 
+/// Saves `images` under their names in [`out_dir`], for a failing test to point at; returns
+/// the directory.
+fn keep(images: &[(&Image, String)]) -> std::path::PathBuf {
+    for (image, name) in images {
+        image.save_png(&out_dir().join(name)).unwrap();
+    }
+    out_dir()
+}
+
 fn out_dir() -> std::path::PathBuf {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("screenshots");
     std::fs::create_dir_all(&dir).unwrap();
@@ -256,16 +265,13 @@ fn damage_equals_full_redraw(compositing: Way) {
         let redrawn = full.render_image(&mut full_snapshot).unwrap();
 
         if with_damage != redrawn {
-            with_damage
-                .save_png(&out_dir().join(format!("{compositing:?}_step{i}_damage.png")))
-                .unwrap();
-            redrawn
-                .save_png(&out_dir().join(format!("{compositing:?}_step{i}_full.png")))
-                .unwrap();
+            let dir = keep(&[
+                (&with_damage, format!("{compositing:?}_step{i}_damage.png")),
+                (&redrawn, format!("{compositing:?}_step{i}_full.png")),
+            ]);
             panic!(
                 "{compositing:?}, step {i}: damage rendering differs from a full redraw \
-                 (images in {:?})",
-                out_dir()
+                 (images in {dir:?})"
             );
         }
     }
@@ -310,14 +316,11 @@ fn cpu_compositing_draws_what_the_gpu_draws() {
             .count();
         compared += gpu.rgba.len();
         if worst > 2 {
-            gpu.save_png(&out_dir().join(format!("step{i}_gpu.png")))
-                .unwrap();
-            cpu.save_png(&out_dir().join(format!("step{i}_cpu.png")))
-                .unwrap();
-            panic!(
-                "step {i}: CPU compositing differs from the GPU by {worst} (images in {:?})",
-                out_dir()
-            );
+            let dir = keep(&[
+                (&gpu, format!("step{i}_gpu.png")),
+                (&cpu, format!("step{i}_cpu.png")),
+            ]);
+            panic!("step {i}: CPU compositing differs from the GPU by {worst} ({dir:?})");
         }
     }
     // Rounding differences are rare: most of every frame is solid colour.
@@ -346,16 +349,11 @@ fn the_software_renderer_draws_what_cpu_compositing_draws() {
         let gpu = on_gpu.render_image(&mut b).unwrap();
         let memory = in_memory.render_image(&mut snapshot).unwrap();
         if memory != textures {
-            memory
-                .save_png(&out_dir().join(format!("step{i}_software.png")))
-                .unwrap();
-            textures
-                .save_png(&out_dir().join(format!("step{i}_cpu.png")))
-                .unwrap();
-            panic!(
-                "step {i}: the software renderer differs from CPU compositing (images in {:?})",
-                out_dir()
-            );
+            let dir = keep(&[
+                (&memory, format!("step{i}_software.png")),
+                (&textures, format!("step{i}_cpu.png")),
+            ]);
+            panic!("step {i}: the software renderer differs from CPU compositing ({dir:?})");
         }
         let worst = gpu
             .rgba
@@ -419,12 +417,13 @@ fn atlas_growth_keeps_what_is_drawn(compositing: Way) {
     full.view.invalidate();
     let redrawn = full.render_image(&mut full_snapshot).unwrap();
     if grown != redrawn {
-        grown.save_png(&out_dir().join("atlas_grown.png")).unwrap();
-        redrawn.save_png(&out_dir().join("atlas_full.png")).unwrap();
+        let dir = keep(&[
+            (&grown, "atlas_grown.png".into()),
+            (&redrawn, "atlas_full.png".into()),
+        ]);
         panic!(
             "{compositing:?}: a frame drawn across the atlas's growth differs from a full redraw \
-             ({:?})",
-            out_dir()
+             ({dir:?})"
         );
     }
     let m = damage.renderer.cell_metrics();

@@ -62,7 +62,15 @@ impl Graphics {
         scale: f64,
     ) -> anyhow::Result<(Graphics, Option<GpuSurface>)> {
         let auto = match choose_backend(config, sluice_render::has_gpu_device_node) {
-            Choice::Software => return Ok((Graphics::software(config, scale)?, None)),
+            Choice::Software => {
+                if config.window.opacity < 1.0 {
+                    tracing::warn!(
+                        "window.opacity: the software renderer draws opaque windows; \
+                         renderer.backend = \"gpu\" (or \"auto\") shows them see-through"
+                    );
+                }
+                return Ok((Graphics::software(config, scale)?, None));
+            }
             Choice::Gpu => false,
             Choice::GpuUnlessSoftware => true,
         };
@@ -667,54 +675,58 @@ impl App {
         }
         // What is fixed when a pane or window is made says so, once per change.
         let (n, o) = (&new.window, &old.window);
+        const PANES: &str = "to panes opened from now on";
+        const WINDOWS: &str = "to windows opened from now on";
         let later = [
             (
                 new.terminal.flow_control != old.terminal.flow_control,
                 "terminal.flow_control",
-                "panes",
+                PANES,
             ),
             (
                 new.terminal.shell != old.terminal.shell,
                 "terminal.shell",
-                "panes",
+                PANES,
             ),
-            (
-                new.terminal.env != old.terminal.env,
-                "terminal.env",
-                "panes",
-            ),
+            (new.terminal.env != old.terminal.env, "terminal.env", PANES),
             (
                 new.terminal.read_ahead != old.terminal.read_ahead,
                 "terminal.read_ahead",
-                "panes",
+                PANES,
             ),
             (
                 n.decorations != o.decorations,
                 "window.decorations",
-                "windows",
+                WINDOWS,
             ),
             (
                 n.startup_mode != o.startup_mode,
                 "window.startup_mode",
-                "windows",
+                WINDOWS,
             ),
-            (n.class != o.class, "window.class", "windows"),
+            (n.class != o.class, "window.class", WINDOWS),
             (
                 // A window is made with an alpha channel or without; the value itself
                 // applies at once to windows that have one.
                 (n.opacity < 1.0) != (o.opacity < 1.0),
                 "window.opacity (to or from 1)",
-                "windows",
+                WINDOWS,
             ),
             (
                 (n.columns, n.lines) != (o.columns, o.lines),
                 "window.columns and window.lines",
-                "windows",
+                WINDOWS,
+            ),
+            (
+                // The renderer is the process's, made with its first window.
+                new.renderer.backend != old.renderer.backend,
+                "renderer.backend",
+                "when Sluice next starts",
             ),
         ];
         for (changed, option, what) in later {
             if changed {
-                let message = format!("{option} applies to {what} opened from now on");
+                let message = format!("{option} applies {what}");
                 eprintln!("sluice: {message}");
                 tracing::warn!("{message}");
             }

@@ -800,3 +800,47 @@ fn the_software_renderer_loads_no_gpu_library_and_shows_what_the_gpu_backend_sho
         software.dir, gpu.dir
     );
 }
+
+/// Idle is free: a window whose program prints nothing wakes none of Sluice's threads (no
+/// timer, no poll with a timeout, no thread pool checking for work), once its start-up is
+/// over.
+#[test]
+fn an_idle_window_wakes_no_thread() {
+    let s = Sluice::start("idle", &["--size", "40x10", "-e", "sleep", "60"]);
+    let switches = || -> std::collections::BTreeMap<String, u64> {
+        let tasks = std::fs::read_dir(format!("/proc/{}/task", s.child.id())).unwrap();
+        tasks
+            .filter_map(Result::ok)
+            .map(|task| {
+                let status =
+                    std::fs::read_to_string(task.path().join("status")).unwrap_or_default();
+                let count = status
+                    .lines()
+                    .filter(|l| l.contains("ctxt_switches"))
+                    .filter_map(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+                    .sum();
+                let name = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
+                (
+                    format!("{} {}", name.trim(), task.file_name().to_string_lossy()),
+                    count,
+                )
+            })
+            .collect()
+    };
+    // Start-up work (fonts, the first frames, D-Bus) and any pool thread's idle timeout end
+    // well within this.
+    std::thread::sleep(Duration::from_secs(3));
+    let before = switches();
+    std::thread::sleep(Duration::from_secs(3));
+    let after = switches();
+    let woke: Vec<String> = after
+        .iter()
+        .filter(|(thread, n)| before.get(*thread).is_none_or(|b| b != *n))
+        .map(|(thread, n)| format!("{thread}: {}", n - before.get(thread).copied().unwrap_or(0)))
+        .collect();
+    assert!(
+        woke.is_empty(),
+        "threads woke while idle: {woke:?}\n{}",
+        s.log()
+    );
+}
