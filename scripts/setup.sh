@@ -21,6 +21,7 @@ packages=(
 if [ "${1:-run}" = test ]; then
   packages+=(
     xvfb xdotool imagemagick x11-utils  # a real window on a virtual display, driven, photographed, xprop
+    weston                    # a real Wayland compositor (headless), for the software renderer on Wayland
     fonts-noto-color-emoji fonts-noto-cjk  # fallback fonts the tests look at
     g++                       # the fuzz targets: libfuzzer-sys compiles libFuzzer (C++)
     bash                      # bash 5's bracketed paste, the paste-injection test

@@ -102,11 +102,7 @@ impl<W: HasDisplayHandle + HasWindowHandle + Clone> SoftwareSurface<W> {
                 return Presented::Skipped;
             }
         };
-        // An image that is not the one presented last (a new one, or the older of two a
-        // Wayland compositor swaps between) holds nothing known: it is filled whole.
-        if buffer.age() != 1 {
-            self.shown = Shown::default();
-        }
+        self.shown = holding(std::mem::take(&mut self.shown), buffer.age());
         let frames: Vec<(Placed<'_>, MemoryFrame<'_>)> = panes
             .iter()
             .filter_map(|p| Some((*p, p.view.frame_memory()?)))
@@ -141,6 +137,15 @@ impl<W: HasDisplayHandle + HasWindowHandle + Clone> SoftwareSurface<W> {
             }
         }
     }
+}
+
+/// What an image the window system hands out holds, given what the last present left and the
+/// image's age (softbuffer's: 1 for the image presented last, 2 for the one before it, 0 for
+/// a new one). Only the image presented last holds what was presented; any other (a new one,
+/// or the older of the two a Wayland compositor swaps between) holds nothing known and is
+/// filled whole.
+fn holding(shown: Shown, age: u8) -> Shown {
+    if age == 1 { shown } else { Shown::default() }
 }
 
 /// The window's image: `width × height` pixels in `0xAARRGGBB`, lines top to bottom.
@@ -353,6 +358,20 @@ mod tests {
             let frames = pane(&view, &frame, &drawn, (x, 0), id);
             let (_, damage) = compose_into(&mut image, 4, &shown, &frames, bg);
             assert_eq!(damage, [(0, 0, 4, 4)], "moved, another frame or colour");
+        }
+    }
+
+    #[test]
+    fn only_the_image_presented_last_is_taken_to_hold_what_was_presented() {
+        let (view, frame, drawn) = (PaneView::default(), frame(2, 0, 0), [1, 2]);
+        let mut image = vec![0; 2 * 4];
+        let frames = pane(&view, &frame, &drawn, (0, 0), 1);
+        let (shown, _) = compose_into(&mut image, 2, &Shown::default(), &frames, BG);
+        assert_eq!(holding(shown.clone(), 1), shown);
+        for age in [0, 2, 3] {
+            let held = holding(shown.clone(), age);
+            let (_, damage) = compose_into(&mut image, 2, &held, &frames, BG);
+            assert_eq!(damage, [(0, 0, 2, 4)], "age {age}: filled whole");
         }
     }
 
