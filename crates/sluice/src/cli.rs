@@ -65,7 +65,8 @@ pub struct Cli {
     #[arg(long)]
     pub stats: bool,
 
-    /// After a headless run, also render the final screen on the GPU and save it as a PNG.
+    /// After a headless run, also render the final screen (as `renderer.backend` chooses) and
+    /// save it as a PNG.
     #[arg(long, value_name = "PATH")]
     pub screenshot: Option<PathBuf>,
 
