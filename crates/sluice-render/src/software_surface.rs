@@ -93,7 +93,6 @@ impl<W: HasDisplayHandle + HasWindowHandle + Clone> SoftwareSurface<W> {
     /// with `background`, and shows what changed. Panes whose frames are not in memory (not
     /// drawn by the software renderer) are left out.
     pub(crate) fn present(&mut self, panes: &[Placed<'_>], background: Rgb) -> Presented {
-        let (width, height) = self.size;
         let mut buffer = match self.surface.buffer_mut() {
             Ok(buffer) => buffer,
             Err(err) => {
@@ -103,11 +102,13 @@ impl<W: HasDisplayHandle + HasWindowHandle + Clone> SoftwareSurface<W> {
             }
         };
         self.shown = holding(std::mem::take(&mut self.shown), buffer.age());
+        // The image's own size, which is the window's unless a resize failed.
+        let (width, height) = (buffer.width().get(), buffer.height().get());
         let frames: Vec<(Placed<'_>, MemoryFrame<'_>)> = panes
             .iter()
             .filter_map(|p| Some((*p, p.view.frame_memory()?)))
             .collect();
-        let image = Image {
+        let image = WindowImage {
             pixels: &mut buffer,
             width,
             height,
@@ -149,7 +150,7 @@ fn holding(shown: Shown, age: u8) -> Shown {
 }
 
 /// The window's image: `width × height` pixels in `0xAARRGGBB`, lines top to bottom.
-struct Image<'a> {
+struct WindowImage<'a> {
     pixels: &'a mut [u32],
     width: u32,
     height: u32,
@@ -160,7 +161,7 @@ struct Image<'a> {
 /// places differ from `shown`, everything is drawn again; otherwise only the rows whose
 /// fingerprint differs from the one copied before (or that were never drawn) are copied.
 fn compose(
-    image: Image<'_>,
+    image: WindowImage<'_>,
     shown: &Shown,
     frames: &[(Placed<'_>, MemoryFrame<'_>)],
     background: Rgb,
@@ -184,7 +185,7 @@ fn compose(
         && shown.panes.iter().zip(&now.panes).all(|(a, b)| {
             (a.x, a.y, a.frame, a.width, a.height) == (b.x, b.y, b.frame, b.width, b.height)
         });
-    let Image {
+    let WindowImage {
         pixels,
         width,
         height,
@@ -300,7 +301,7 @@ mod tests {
         background: Rgb,
     ) -> (Shown, Vec<Rect>) {
         let height = image.len() as u32 / width;
-        let image = Image {
+        let image = WindowImage {
             pixels: image,
             width,
             height,
