@@ -1,7 +1,7 @@
 //! The configuration file: `$XDG_CONFIG_HOME/sluice/sluice.toml` (or `~/.config/...`), else
 //! the first `sluice/sluice.toml` of `$XDG_CONFIG_DIRS` (`/etc/xdg`), or the file given with
 //! `--config-file`. Every option has a default, so the file is optional and may hold only
-//! what a user wants to change. The options are defined once, in [`options`]; `sluice
+//! what a user wants to change. The options are defined once, in `options.rs`; `sluice
 //! --print-config` and docs/configuration.md come from that definition.
 //!
 //! A value of the wrong type or out of range keeps its default and is reported (on stderr

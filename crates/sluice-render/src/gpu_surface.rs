@@ -41,7 +41,7 @@ impl<'w> GpuSurface<'w> {
     /// Chooses a format and present mode for `surface` and configures it at `size`.
     ///
     /// A non-sRGB format is preferred: terminal colours are sRGB values and are blended as
-    /// such, as other terminals do. See [`present_mode`] for the present mode.
+    /// such, as other terminals do. See `present_mode` for the present mode.
     ///
     /// `translucent` asks for an alpha mode that lets the compositor see through the
     /// window (for `window.opacity`): pre-multiplied, else whatever the window system does

@@ -6,7 +6,7 @@
 //! - Each frame draws only rows whose fingerprint changed ([`damage`]). A scroll, which the
 //!   terminal reports as full damage, is found by matching fingerprints and done as one GPU
 //!   copy, after which only the new rows are drawn. Each row drawn is first blanked with a
-//!   copy of the default background ([`blank`]), so only other backgrounds are shaded.
+//!   copy of the default background (`blank.rs`), so only other backgrounds are shaded.
 //! - Glyphs are rasterised by cosmic-text (swash) into an [`atlas`] and drawn as quads (two
 //!   triangles each) placed cell by cell; box drawing and block elements are drawn by
 //!   [`boxdraw`].
