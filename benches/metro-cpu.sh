@@ -2,12 +2,13 @@
 # Where a window's CPU goes during a Metro-like build: each thread's CPU time in milliseconds
 # (the scheduler's own count, /proc/PID/task/*/sched; where the kernel has none, clock ticks
 # of 10 ms from /proc/PID/task/*/stat) from just before `sluice-bench metro-sim --warm
-# --log-every 1` starts inside a 100x30 window to just after it ends (docs/performance.md,
-# "A trickle of small writes"), for a first build in a fresh window and a second one in the
-# same window. Builds to compare are given as binaries (or scripts that exec
-# one) and alternated, round by round.
+# --log-every 1` starts inside a window (100x30 unless SIZE says) to just after it ends
+# (docs/performance.md, "A trickle of small writes"), for a first build in a fresh window and
+# a second one in the same window. Builds to compare are given as binaries (or scripts that
+# exec one) and alternated, round by round.
 #
-# Usage: benches/metro-cpu.sh [ROUNDS] [SLUICE_BINARY…]   (defaults: 3 rounds, this build)
+# Usage: [SIZE=COLSxROWS] benches/metro-cpu.sh [ROUNDS] [SLUICE_BINARY…]
+#   (defaults: 100x30, 3 rounds, this build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
@@ -44,7 +45,7 @@ spent() {
 # the second in a window whose scrollback already holds the first build's lines.
 one() {
   local build="'$bin/sluice-bench' metro-sim --warm --log-every 1"
-  "$1" --size 100x30 --font-size 10 -e sh -c \
+  "$1" --size "${SIZE:-100x30}" --font-size 10 -e sh -c \
     "sleep 4; $build 2>'$tmp/fresh.json'; sleep 2.7; $build 2>'$tmp/warm.json'; sleep 30" \
     >/dev/null 2>&1 &
   local pid=$!

@@ -10,6 +10,7 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::gpu_backend::CellBinding;
+use crate::shared_memory::FrameMemory;
 
 /// The frame's size and where the screen's top row is in it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,8 +101,9 @@ pub(crate) enum FramePixels {
         binding: Option<CellBinding>,
     },
     /// Memory of the software renderer: `width × height` pixels, each a native `u32`
-    /// `0xAARRGGBB` (`PixelOrder::native_argb`), lines top to bottom.
-    Memory(Vec<u32>),
+    /// `0xAARRGGBB` (`PixelOrder::native_argb`), lines top to bottom; shared with the X
+    /// server where it can be (shared_memory.rs).
+    Memory(FrameMemory),
 }
 
 #[cfg(test)]

@@ -38,8 +38,10 @@ mod offscreen;
 mod pipeline;
 mod renderer;
 mod rows;
+mod shared_memory;
 mod software_surface;
 mod surface;
+mod x11_presenter;
 
 pub use composite::{COMPOSITING_ENV, Compositing};
 pub use damage::OverlayColors;

@@ -13,6 +13,7 @@ use crate::frame::{FramePixels, FrameRing, Frames};
 use crate::gpu_backend::GpuBackend;
 use crate::image::Image;
 use crate::rows::{QUAD_VERTICES, RowBuilder, Vertex};
+use crate::shared_memory::FrameMemory;
 
 /// What one call to [`Renderer::render`] did.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -161,7 +162,9 @@ impl Renderer {
         };
         let pixels = match &self.backend {
             Backend::Gpu(gpu) => gpu.new_frame(&ring),
-            Backend::Software(_) => FramePixels::Memory(vec![0; (width * height) as usize]),
+            Backend::Software(_) => {
+                FramePixels::Memory(FrameMemory::new((width * height) as usize))
+            }
         };
         view.frames = Some(Frames::new(ring, pixels, self.font_generation));
         view.drawn = vec![UNDRAWN; rows];
@@ -415,6 +418,8 @@ pub(crate) struct MemoryFrame<'a> {
     /// [`Frames::id`]: the same id, the same frame.
     pub id: u64,
     pub pixels: &'a [u32],
+    /// The memory file holding `pixels`, when they are shared (for the X server to map).
+    pub fd: Option<std::os::fd::BorrowedFd<'a>>,
     pub ring: FrameRing,
     /// The fingerprints of its rows, viewport row by viewport row.
     pub drawn: &'a [u64],
@@ -459,6 +464,7 @@ impl PaneView {
             FramePixels::Memory(pixels) => Some(MemoryFrame {
                 id: frames.id,
                 pixels,
+                fd: pixels.fd(),
                 ring: frames.ring,
                 drawn: &self.drawn,
             }),

@@ -1,15 +1,17 @@
 //! Presenting frames to a window without a GPU.
 //!
-//! The window's image lives in memory the window system shares with Sluice (softbuffer:
-//! MIT-SHM on X11, `wl_shm` on Wayland). Each frame copies into it only the rows of panes
-//! that changed since the last one, and hands over only those rows: a keystroke's echo moves
-//! one row, not the window. With wgpu on a software adapter (lavapipe), the same frame was
+//! Each frame shows only the rows of panes whose fingerprint changed since the last one: a
+//! keystroke's echo moves one row, not the window. On X11 the rows go to the server straight
+//! from the panes' frames, which it maps (x11_presenter.rs); elsewhere (Wayland) they are
+//! copied into the window's image in shared memory (softbuffer's `wl_shm` buffers) and only
+//! those rows are handed over. With wgpu on a software adapter (lavapipe), each frame was
 //! copied twice by lavapipe's queue thread and then, through Mesa's X11 presentation, sent
 //! whole over the X socket (no MIT-SHM without DRI3 and Present, which Xvfb, Xvnc and xrdp
 //! lack): 37% of the UI thread's time in a Metro-like build, plus the queue thread
 //! (docs/performance.md, "The software renderer").
 
 use std::num::NonZeroU32;
+use std::ops::Range;
 
 use sluice_term::Rgb;
 use wgpu::rwh::{HasDisplayHandle, HasWindowHandle};
@@ -18,24 +20,33 @@ use crate::damage::UNDRAWN;
 use crate::error::{Error, Result};
 use crate::renderer::MemoryFrame;
 use crate::surface::{Placed, Presented};
+use crate::x11_presenter::X11Presenter;
 
-/// A window's image in shared memory, and what it holds.
+/// A window's software surface, and what its window shows.
 pub struct SoftwareSurface<W> {
-    surface: softbuffer::Surface<W, W>,
+    output: Output<W>,
     size: (u32, u32),
-    /// What the image holds: what the last present left in it.
+    /// What the window shows: what the last present left there.
     shown: Shown,
 }
 
-/// What the window's image holds, so that a frame copies only what differs.
+/// Where rows go.
+enum Output<W> {
+    /// Straight from the frames to the X server (boxed: its connection's buffers).
+    X11(Box<X11Presenter>),
+    /// Copied into the window's image, which softbuffer hands over.
+    Image(softbuffer::Surface<W, W>),
+}
+
+/// What the window shows, so that a frame shows only what differs.
 #[derive(Debug, Default, Clone, PartialEq)]
 struct Shown {
-    /// The colour of what no pane covers; `None`: the image holds nothing known.
+    /// The colour of what no pane covers; `None`: the window shows nothing known.
     background: Option<Rgb>,
     panes: Vec<ShownPane>,
 }
 
-/// A pane's frame as it was last copied into the image.
+/// A pane's frame as it was last shown.
 #[derive(Debug, Clone, PartialEq)]
 struct ShownPane {
     x: u32,
@@ -44,22 +55,41 @@ struct ShownPane {
     frame: u64,
     width: u32,
     height: u32,
-    /// The fingerprint of each viewport row copied.
+    /// The fingerprint of each viewport row shown.
     rows: Vec<u64>,
 }
 
-/// The lines of the image a frame changes: `(x, y, width, height)` in pixels.
+/// What a frame must show: everything (the background, then every row of every pane), or
+/// only runs of changed rows, as (index of the pane, its viewport rows).
+#[derive(Debug, Default, PartialEq)]
+struct Plan {
+    whole: bool,
+    rows: Vec<(usize, Range<usize>)>,
+}
+
+/// The lines of the window a frame changes: `(x, y, width, height)` in pixels.
 type Rect = (u32, u32, u32, u32);
 
 impl<W: HasDisplayHandle + HasWindowHandle + Clone> SoftwareSurface<W> {
-    /// An image for `window`, `size` pixels.
+    /// A surface for `window`, `size` pixels: straight to the X server where the window is
+    /// an X11 window that takes Sluice's pixels as they are, else through softbuffer.
     pub fn new(window: W, size: (u32, u32)) -> Result<Self> {
-        let context = softbuffer::Context::new(window.clone())
-            .map_err(|e| Error::Surface(format!("no software surface: {e}")))?;
-        let surface = softbuffer::Surface::new(&context, window)
-            .map_err(|e| Error::Surface(format!("no software surface: {e}")))?;
+        let handle = window
+            .window_handle()
+            .map_err(|e| Error::Surface(format!("no window handle: {e}")))?
+            .as_raw();
+        let output = match X11Presenter::new(handle) {
+            Some(x11) => Output::X11(Box::new(x11)),
+            None => {
+                let context = softbuffer::Context::new(window.clone())
+                    .map_err(|e| Error::Surface(format!("no software surface: {e}")))?;
+                let surface = softbuffer::Surface::new(&context, window)
+                    .map_err(|e| Error::Surface(format!("no software surface: {e}")))?;
+                Output::Image(surface)
+            }
+        };
         let mut this = Self {
-            surface,
+            output,
             size: (0, 0),
             shown: Shown::default(),
         };
@@ -67,77 +97,112 @@ impl<W: HasDisplayHandle + HasWindowHandle + Clone> SoftwareSurface<W> {
         Ok(this)
     }
 
-    /// The image's size in pixels.
+    /// The window's size in pixels, as last resized.
     pub fn size(&self) -> (u32, u32) {
         self.size
     }
 
-    /// Follows a window resize: the image is made again, and filled whole at the next frame.
+    /// Follows a window resize: everything is shown again at the next frame.
     pub fn resize(&mut self, size: (u32, u32)) {
         let size = (size.0.max(1), size.1.max(1));
         if size == self.size {
             return;
         }
-        let (width, height) = (
-            NonZeroU32::new(size.0).expect("at least 1"),
-            NonZeroU32::new(size.1).expect("at least 1"),
-        );
-        if let Err(err) = self.surface.resize(width, height) {
-            tracing::warn!(%err, "cannot resize the window's image");
+        if let Output::Image(surface) = &mut self.output {
+            let (width, height) = (
+                NonZeroU32::new(size.0).expect("at least 1"),
+                NonZeroU32::new(size.1).expect("at least 1"),
+            );
+            if let Err(err) = surface.resize(width, height) {
+                tracing::warn!(%err, "cannot resize the window's image");
+            }
         }
         self.size = size;
         self.shown = Shown::default();
+    }
+
+    /// Waits, before frames are drawn, until the window system has read what the last
+    /// present showed from them (on X11 it reads the frames themselves).
+    pub fn before_drawing(&mut self) {
+        if let Output::X11(x11) = &mut self.output {
+            x11.wait();
+        }
     }
 
     /// Composes `panes` onto the window, each at its place, the rest of the window filled
     /// with `background`, and shows what changed. Panes whose frames are not in memory (not
     /// drawn by the software renderer) are left out.
     pub(crate) fn present(&mut self, panes: &[Placed<'_>], background: Rgb) -> Presented {
-        let mut buffer = match self.surface.buffer_mut() {
-            Ok(buffer) => buffer,
-            Err(err) => {
-                tracing::warn!(%err, "cannot reach the window's image");
-                self.shown = Shown::default();
-                return Presented::Skipped;
-            }
-        };
-        self.shown = holding(std::mem::take(&mut self.shown), buffer.age());
-        // The image's own size, which is the window's unless a resize failed.
-        let (width, height) = (buffer.width().get(), buffer.height().get());
         let frames: Vec<(Placed<'_>, MemoryFrame<'_>)> = panes
             .iter()
             .filter_map(|p| Some((*p, p.view.frame_memory()?)))
             .collect();
-        let image = WindowImage {
-            pixels: &mut buffer,
-            width,
-            height,
-        };
-        let (shown, damage) = compose(image, &self.shown, &frames, background);
-        self.shown = shown;
-        if damage.is_empty() {
-            return Presented::Shown;
-        }
-        let rects: Vec<softbuffer::Rect> = damage
-            .iter()
-            .filter_map(|&(x, y, w, h)| {
-                Some(softbuffer::Rect {
-                    x,
-                    y,
-                    width: NonZeroU32::new(w)?,
-                    height: NonZeroU32::new(h)?,
+        match &mut self.output {
+            Output::X11(x11) => {
+                x11.wait();
+                if x11.exposed() {
+                    self.shown = Shown::default();
+                }
+                let (shown, plan) = plan(&self.shown, &frames, background);
+                self.shown = shown;
+                if plan.whole {
+                    x11.fill(background, (0, 0, self.size.0, self.size.1));
+                }
+                for (pane, rows) in plan.rows {
+                    let (placed, frame) = &frames[pane];
+                    x11.put_rows(placed, frame, rows, self.size);
+                }
+                let ids: Vec<u64> = frames.iter().map(|(_, f)| f.id).collect();
+                x11.finish(&ids);
+                Presented::Shown
+            }
+            Output::Image(surface) => {
+                let result = present_image(surface, &mut self.shown, &frames, background);
+                result.unwrap_or_else(|err| {
+                    tracing::warn!(%err, "cannot show the window's image");
+                    self.shown = Shown::default();
+                    Presented::Skipped
                 })
-            })
-            .collect();
-        match buffer.present_with_damage(&rects) {
-            Ok(()) => Presented::Shown,
-            Err(err) => {
-                tracing::warn!(%err, "cannot show the window's image");
-                self.shown = Shown::default();
-                Presented::Skipped
             }
         }
     }
+}
+
+/// Shows `frames` through softbuffer's image of the window, which holds what `shown` says
+/// when it is the image presented last.
+fn present_image<W: HasDisplayHandle + HasWindowHandle>(
+    surface: &mut softbuffer::Surface<W, W>,
+    shown: &mut Shown,
+    frames: &[(Placed<'_>, MemoryFrame<'_>)],
+    background: Rgb,
+) -> std::result::Result<Presented, softbuffer::SoftBufferError> {
+    let mut buffer = surface.buffer_mut()?;
+    *shown = holding(std::mem::take(shown), buffer.age());
+    // The image's own size, which is the window's unless a resize failed.
+    let (width, height) = (buffer.width().get(), buffer.height().get());
+    let image = WindowImage {
+        pixels: &mut buffer,
+        width,
+        height,
+    };
+    let (now, damage) = compose(image, shown, frames, background);
+    *shown = now;
+    if damage.is_empty() {
+        return Ok(Presented::Shown);
+    }
+    let rects: Vec<softbuffer::Rect> = damage
+        .iter()
+        .filter_map(|&(x, y, w, h)| {
+            Some(softbuffer::Rect {
+                x,
+                y,
+                width: NonZeroU32::new(w)?,
+                height: NonZeroU32::new(h)?,
+            })
+        })
+        .collect();
+    buffer.present_with_damage(&rects)?;
+    Ok(Presented::Shown)
 }
 
 /// What an image the window system hands out holds, given what the last present left and the
@@ -149,23 +214,11 @@ fn holding(shown: Shown, age: u8) -> Shown {
     if age == 1 { shown } else { Shown::default() }
 }
 
-/// The window's image: `width × height` pixels in `0xAARRGGBB`, lines top to bottom.
-struct WindowImage<'a> {
-    pixels: &'a mut [u32],
-    width: u32,
-    height: u32,
-}
-
-/// Brings `image`, holding what `shown` says, to `frames` placed over `background`; returns
-/// what it holds now and the rectangles that changed. When the background or the panes'
-/// places differ from `shown`, everything is drawn again; otherwise only the rows whose
-/// fingerprint differs from the one copied before (or that were never drawn) are copied.
-fn compose(
-    image: WindowImage<'_>,
-    shown: &Shown,
-    frames: &[(Placed<'_>, MemoryFrame<'_>)],
-    background: Rgb,
-) -> (Shown, Vec<Rect>) {
+/// What to show of `frames` placed over `background` on a window that shows what `shown`
+/// says, and what it will show then. When the background or the panes' places or frames
+/// differ from `shown`, everything; otherwise only the rows whose fingerprint differs from
+/// the one shown (or that were never drawn).
+fn plan(shown: &Shown, frames: &[(Placed<'_>, MemoryFrame<'_>)], background: Rgb) -> (Shown, Plan) {
     let now = Shown {
         background: Some(background),
         panes: frames
@@ -185,18 +238,11 @@ fn compose(
         && shown.panes.iter().zip(&now.panes).all(|(a, b)| {
             (a.x, a.y, a.frame, a.width, a.height) == (b.x, b.y, b.frame, b.width, b.height)
         });
-    let WindowImage {
-        pixels,
-        width,
-        height,
-    } = image;
-    let mut damage = Vec::new();
-    if !same_layout {
-        let [a, r, g, b] = [255, background.r, background.g, background.b];
-        pixels.fill(u32::from_be_bytes([a, r, g, b]));
-        damage.push((0, 0, width, height));
-    }
-    for (i, (placed, frame)) in frames.iter().enumerate() {
+    let mut plan = Plan {
+        whole: !same_layout,
+        rows: Vec::new(),
+    };
+    for (i, (_, frame)) in frames.iter().enumerate() {
         let before = same_layout.then(|| &shown.panes[i].rows);
         let changed = |row: usize| {
             frame.drawn[row] == UNDRAWN
@@ -212,10 +258,44 @@ fn compose(
             while row < frame.ring.rows && changed(row) {
                 row += 1;
             }
-            let rect = copy_rows(pixels, (width, height), placed, frame, first..row);
-            if same_layout && rect.2 > 0 && rect.3 > 0 {
-                damage.push(rect);
-            }
+            plan.rows.push((i, first..row));
+        }
+    }
+    (now, plan)
+}
+
+/// The window's image: `width × height` pixels in `0xAARRGGBB`, lines top to bottom.
+struct WindowImage<'a> {
+    pixels: &'a mut [u32],
+    width: u32,
+    height: u32,
+}
+
+/// Brings `image`, holding what `shown` says, to `frames` placed over `background` ([`plan`]);
+/// returns what it holds now and the rectangles that changed.
+fn compose(
+    image: WindowImage<'_>,
+    shown: &Shown,
+    frames: &[(Placed<'_>, MemoryFrame<'_>)],
+    background: Rgb,
+) -> (Shown, Vec<Rect>) {
+    let (now, plan) = plan(shown, frames, background);
+    let WindowImage {
+        pixels,
+        width,
+        height,
+    } = image;
+    let mut damage = Vec::new();
+    if plan.whole {
+        let [a, r, g, b] = [255, background.r, background.g, background.b];
+        pixels.fill(u32::from_be_bytes([a, r, g, b]));
+        damage.push((0, 0, width, height));
+    }
+    for (pane, rows) in plan.rows {
+        let (placed, frame) = &frames[pane];
+        let rect = copy_rows(pixels, (width, height), placed, frame, rows);
+        if !plan.whole && rect.2 > 0 && rect.3 > 0 {
+            damage.push(rect);
         }
     }
     (now, damage)
@@ -228,7 +308,7 @@ fn copy_rows(
     (width, height): (u32, u32),
     placed: &Placed<'_>,
     frame: &MemoryFrame<'_>,
-    rows: std::ops::Range<usize>,
+    rows: Range<usize>,
 ) -> Rect {
     let ring = frame.ring;
     let rh = ring.row_height;
@@ -286,6 +366,7 @@ mod tests {
         let frame = MemoryFrame {
             id,
             pixels,
+            fd: None,
             ring: *ring,
             drawn,
         };

@@ -51,6 +51,14 @@ impl<W: HasDisplayHandle + HasWindowHandle + Clone> WindowSurface<W> {
         }
     }
 
+    /// Call before drawing the frames it shows: the software surface's X server may still be
+    /// reading the last frame's rows from them (a wait that is usually over at once).
+    pub fn before_drawing(&mut self) {
+        if let WindowSurface::Software(s) = self {
+            s.before_drawing();
+        }
+    }
+
     /// Composes `panes` onto the window, each at its place, the rest of the window filled
     /// with `background`, and shows it.
     ///

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 mod x11;
-use x11::{Sluice, longest_band, screenshot, wait_until, xdotool};
+use x11::{Sluice, Xvfb, longest_band, screenshot, wait_until, xdotool};
 
 #[test]
 fn typing_into_a_shell_in_a_real_window_shows_its_output() {
@@ -752,52 +752,135 @@ const GPU_LIBRARIES: [&str; 5] = ["libvulkan", "libGL", "libEGL", "libLLVM", "li
 
 /// The software renderer in a real window: no GPU library is loaded at all, and the window
 /// shows, pixel for pixel, what the GPU backend shows for the same output (on a software
-/// adapter both composite rows with the same code; what differs is only how the frame
-/// reaches the X server: here through shared memory, a changed row at a time).
+/// adapter both composite rows with the same code; what differs is how the frame reaches the
+/// X server: here from the frames' shared memory, a changed row at a time, and on a server
+/// without MIT-SHM over the socket).
 #[test]
 fn the_software_renderer_loads_no_gpu_library_and_shows_what_the_gpu_backend_shows() {
     // Colours, wide glyphs, box drawing, bold, a scroll of the whole screen, then a last line.
     let script = r"printf '\033[?25l\033[41m REDRED \033[0m 漢字 😀 ─┼─ \033[1mbold\033[0m\n'; \
                    seq 1 30; printf '\033[44m blue \033[0m end'; sleep 30";
-    let shots = ["software", "gpu"].map(|backend| {
-        let s = Sluice::start_with_config(
-            &format!("backend-{backend}"),
-            &["--size", "40x12", "-e", "sh", "-c", script],
-            &format!("[renderer]\nbackend = \"{backend}\"\n"),
-        );
-        s.wait_for_text("blue  end");
-        let gpu_libraries: Vec<String> = GPU_LIBRARIES
-            .iter()
-            .flat_map(|prefix| mapped(&s, prefix))
-            .collect();
-        if backend == "software" {
-            assert!(
-                gpu_libraries.is_empty(),
-                "the software renderer loads no GPU library; mapped: {gpu_libraries:?}"
+    let ways = [
+        ("software", Xvfb::start()),
+        ("gpu", Xvfb::start()),
+        ("software", Xvfb::start_with(&["-extension", "MIT-SHM"])),
+    ];
+    let shots: Vec<_> = ways
+        .into_iter()
+        .enumerate()
+        .map(|(i, (backend, x))| {
+            let s = Sluice::launch_on(
+                x,
+                &format!("backend-{i}-{backend}"),
+                &["--size", "40x12", "-e", "sh", "-c", script],
+                &format!("[renderer]\nbackend = \"{backend}\"\n"),
+                &[],
             );
-        } else {
-            assert!(
-                gpu_libraries.iter().any(|l| l.starts_with("libvulkan")),
-                "the GPU backend draws through Vulkan; mapped: {gpu_libraries:?}"
-            );
-        }
-        // The last frame is drawn within a refresh of the text being parsed.
-        std::thread::sleep(Duration::from_millis(500));
-        let shot = screenshot(&s.x.display, &s.window, &s.dir.join("window.png"));
-        (s, shot)
-    });
-    let [(software, (w1, h1, a)), (gpu, (w2, h2, b))] = shots;
-    assert_eq!((w1, h1), (w2, h2), "windows of the same size");
-    let blue = longest_band(w1, h1, &a, [0x81, 0xa2, 0xbe, 255]).0;
+            s.wait_for_text("blue  end");
+            let gpu_libraries: Vec<String> = GPU_LIBRARIES
+                .iter()
+                .flat_map(|prefix| mapped(&s, prefix))
+                .collect();
+            if backend == "software" {
+                assert!(
+                    gpu_libraries.is_empty(),
+                    "the software renderer loads no GPU library; mapped: {gpu_libraries:?}"
+                );
+            } else {
+                assert!(
+                    gpu_libraries.iter().any(|l| l.starts_with("libvulkan")),
+                    "the GPU backend draws through Vulkan; mapped: {gpu_libraries:?}"
+                );
+            }
+            // The last frame is drawn within a refresh of the text being parsed.
+            std::thread::sleep(Duration::from_millis(500));
+            let shot = screenshot(&s.x.display, &s.window, &s.dir.join("window.png"));
+            (s, shot)
+        })
+        .collect();
+    let (first, (w, h, reference)) = &shots[0];
+    let blue = longest_band(*w, *h, reference, [0x81, 0xa2, 0xbe, 255]).0;
     assert!(
         blue >= 6 * 6,
         "the last line is on screen: a blue band {blue} px wide"
     );
-    let differing = a.iter().zip(&b).filter(|(x, y)| x != y).count();
-    assert_eq!(
-        differing, 0,
-        "the two windows differ in {differing} channels (screenshots in {:?} and {:?})",
-        software.dir, gpu.dir
+    for (other, (w2, h2, pixels)) in &shots[1..] {
+        assert_eq!((w, h), (w2, h2), "windows of the same size");
+        let differing = reference.iter().zip(pixels).filter(|(x, y)| x != y).count();
+        assert_eq!(
+            differing, 0,
+            "the windows differ in {differing} channels (screenshots in {:?} and {:?})",
+            first.dir, other.dir
+        );
+    }
+}
+
+/// A window without a compositor loses what another window covered: when it is uncovered,
+/// the software renderer shows it again (it hears the X server's exposures), though nothing
+/// in the terminal changed.
+#[test]
+fn an_uncovered_window_is_shown_again() {
+    let s = Sluice::start_with_config(
+        "exposed",
+        &[
+            "--size",
+            "40x12",
+            "-e",
+            "sh",
+            "-c",
+            r"printf '\033[?25l\033[41m%s\033[0m' REDREDREDRED; sleep 30",
+        ],
+        "[renderer]\nbackend = \"software\"\n",
+    );
+    s.wait_for_text("REDREDREDRED");
+    std::thread::sleep(Duration::from_millis(300));
+    let red = [0xcc, 0x66, 0x66, 255];
+    let shot = || screenshot(&s.x.display, &s.window, &s.dir.join("window.png"));
+    let (w, h, before) = shot();
+    assert!(longest_band(w, h, &before, red).0 >= 12 * 6, "red before");
+
+    // A white window over Sluice's, then gone.
+    let mut cover = std::process::Command::new("xmessage")
+        .args([
+            "-geometry",
+            "600x300+0+0",
+            "-bg",
+            "white",
+            "-fg",
+            "white",
+            "cover",
+        ])
+        .env("DISPLAY", &s.x.display)
+        .spawn()
+        .expect("xmessage is installed (x11-utils)");
+    wait_until(Duration::from_secs(10), || {
+        !xdotool(&s.x.display, &["search", "--name", "xmessage"]).is_empty()
+    })
+    .expect("the covering window opens");
+    for id in xdotool(&s.x.display, &["search", "--name", "xmessage"]).lines() {
+        xdotool(&s.x.display, &["windowmove", id, "0", "0"]);
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let (w, h, covered) = shot();
+    assert!(
+        longest_band(w, h, &covered, red).0 < 12 * 6,
+        "the covering window hides the red band"
+    );
+    let _ = cover.kill();
+    let _ = cover.wait();
+    let mut uncovered = Vec::new();
+    let shown = wait_until(Duration::from_secs(5), || {
+        uncovered = shot().2;
+        uncovered == before
+    });
+    assert!(
+        shown.is_ok(),
+        "uncovered, the window shows again what it showed ({} channels differ)",
+        before
+            .iter()
+            .zip(&uncovered)
+            .filter(|(a, b)| a != b)
+            .count()
     );
 }
 

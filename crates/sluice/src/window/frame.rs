@@ -28,6 +28,8 @@ impl Window {
             return;
         };
         let m = g.renderer.cell_metrics();
+        // The frames are drawn into below: the window system must be done reading them.
+        self.surface.before_drawing();
 
         // A blinking cursor in its "off" phase, or one covered by preedit text, is not drawn.
         let blinking = shared.config.cursor.blinking.applies(

@@ -16,6 +16,11 @@ pub struct Xvfb {
 
 impl Xvfb {
     pub fn start() -> Xvfb {
+        Self::start_with(&[])
+    }
+
+    /// A server started with `extra` arguments as well (`-extension MIT-SHM` turns one off).
+    pub fn start_with(extra: &[&str]) -> Xvfb {
         // Tests run in parallel in one process: servers start one at a time, so each sees
         // the lock files of those before it. (Xvfb's own -displayfd search starts at :0,
         // where a server of another network namespace can answer on the abstract socket.)
@@ -38,6 +43,7 @@ impl Xvfb {
                 // meanwhile: the probe below, or xdotool, would make Sluice's start racy.
                 "-noreset",
             ])
+            .args(extra)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -178,7 +184,17 @@ impl Sluice {
 
     /// `start` with a configuration and an environment.
     pub fn launch_with(name: &str, args: &[&str], config: &str, env: &[(&str, &str)]) -> Sluice {
-        let x = Xvfb::start();
+        Self::launch_on(Xvfb::start(), name, args, config, env)
+    }
+
+    /// `launch_with`, on the server `x`.
+    pub fn launch_on(
+        x: Xvfb,
+        name: &str,
+        args: &[&str],
+        config: &str,
+        env: &[(&str, &str)],
+    ) -> Sluice {
         let dir = std::env::temp_dir().join(format!("sluice-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let runtime = dir.join("runtime");
