@@ -14,7 +14,7 @@ use cosmic_text::{CacheKey, SwashContent, SwashImage};
 use etagere::{AtlasAllocator, size2};
 use rustc_hash::FxHashMap;
 
-use crate::composite::AtlasPixels;
+use crate::composite::{AtlasPixels, MASK_GROUP};
 
 /// Side of the square atlas texture at first, in pixels: 1 MiB, which holds the ASCII of
 /// four styles at 10–14 pt several times over. A 2048² atlas from the start was 16 MiB of
@@ -249,10 +249,17 @@ impl Atlas {
     }
 
     fn upload(&mut self, bitmap: &Bitmap) -> Result<AtlasEntry, AtlasFull> {
-        // One pixel of padding keeps linear sampling from bleeding in a neighbour.
+        // One pixel of padding keeps linear sampling from bleeding in a neighbour; a mask's
+        // lines are zero up to a whole group of pixels, which the CPU blends at once
+        // (composite.rs, `MASK_GROUP`).
+        let width = if bitmap.color {
+            bitmap.width
+        } else {
+            bitmap.width.next_multiple_of(MASK_GROUP)
+        };
         let allocation = self
             .allocator
-            .allocate(size2(bitmap.width as i32 + 1, bitmap.height as i32 + 1))
+            .allocate(size2(width as i32 + 1, bitmap.height as i32 + 1))
             .ok_or(AtlasFull)?;
         let (x, y) = (
             allocation.rectangle.min.x as u32,
@@ -262,9 +269,12 @@ impl Atlas {
             AtlasStore::Memory(pixels) => {
                 let stride = (self.size * 4) as usize;
                 let row = (bitmap.width * 4) as usize;
+                let zeroed = (width * 4) as usize;
                 for (line, source) in bitmap.data.chunks_exact(row).enumerate() {
                     let at = (y as usize + line) * stride + x as usize * 4;
                     pixels[at..at + row].copy_from_slice(source);
+                    // What a glyph cleared from the atlas left there must not show.
+                    pixels[at + row..at + zeroed].fill(0);
                 }
             }
             AtlasStore::Texture { queue, texture, .. } => {
@@ -328,4 +338,37 @@ fn write_texture(queue: &wgpu::Queue, texture: &wgpu::Texture, bitmap: &Bitmap, 
             depth_or_array_layers: 1,
         },
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mask(width: u32, height: u32, coverage: u8) -> Bitmap {
+        Bitmap::from_mask(width, height, &vec![coverage; (width * height) as usize])
+    }
+
+    #[test]
+    fn a_mask_in_memory_is_zero_up_to_a_whole_group_even_over_what_a_clear_left() {
+        let mut atlas = Atlas::new(AtlasPlace::Memory);
+        let wide = atlas
+            .get_or_insert(AtlasKey::Sprite(1), || Some(mask(20, 3, 255)))
+            .unwrap()
+            .unwrap();
+        atlas.clear();
+        let narrow = atlas
+            .get_or_insert(AtlasKey::Sprite(2), || Some(mask(5, 3, 200)))
+            .unwrap()
+            .unwrap();
+        assert_eq!((narrow.x, narrow.y), (wide.x, wide.y), "the same place");
+        let pixels = atlas.pixels().unwrap();
+        for line in 0..3 {
+            let at = |x: u32| pixels.data[((line * pixels.size + x) * 4 + 3) as usize];
+            assert!((0..5).all(|x| at(x) == 200), "the glyph, line {line}");
+            assert!(
+                (5..MASK_GROUP).all(|x| at(x) == 0),
+                "zero up to the group, line {line}"
+            );
+        }
+    }
 }

@@ -188,6 +188,11 @@ impl<'a> Canvas<'a> {
         if xs.start >= xs.end || ys.start >= ys.end {
             return;
         }
+        if kind == KIND_MASK {
+            xs.end = mask_span_end(xs.clone(), first.texel[0], last.texel[0], du)
+                .min(i64::from(self.width))
+                .min(i64::from(atlas.size) - du);
+        }
         let (x0, x1) = (xs.start as usize, xs.end as usize);
         for y in ys {
             let line = (y - i64::from(self.top)) as usize * self.stride;
@@ -429,6 +434,25 @@ impl StagingPool {
     }
 }
 
+/// Masks are blended in whole groups of this many pixels where the line allows: narrow
+/// glyphs (7 pixels at 10 pt) otherwise left most of each line to the scalar tail of the
+/// vectorised loop. The atlas keeps each mask's lines zero up to this multiple
+/// (`Atlas::upload`), and a zero coverage leaves a pixel exactly as it was.
+pub(crate) const MASK_GROUP: u32 = 8;
+
+/// Where to end blending a mask's line that covers pixels `xs`: rounded up to a whole
+/// [`MASK_GROUP`] of pixels, within the zeroed columns after the glyph in the atlas (its
+/// left and right texels `left`, `right`; pixel x samples texel x + `du`).
+fn mask_span_end(xs: Range<i64>, left: f32, right: f32, du: i64) -> i64 {
+    let group = u64::from(MASK_GROUP);
+    let round_up = |n: i64| n.max(0).unsigned_abs().next_multiple_of(group) as i64;
+    let (left, width) = (left.round() as i64, (right - left).round() as i64);
+    let zeroed_until = left + round_up(width) - du;
+    (xs.start + round_up(xs.end - xs.start))
+        .min(zeroed_until)
+        .max(xs.end)
+}
+
 /// The pixels from `from` to `to` whose centres are inside, within `limit`.
 fn covered(from: f32, to: f32, limit: (i64, i64)) -> Range<i64> {
     let start = ((from - 0.5).ceil() as i64).max(limit.0);
@@ -617,6 +641,19 @@ mod tests {
             assert_eq!(pixel(&canvas, 2, 0)[2 - red_at], 0);
             assert_eq!(pixel(&canvas, 3, 0), [0, 0, 0, 255]);
         }
+    }
+
+    #[test]
+    fn a_masks_line_is_blended_in_whole_groups_within_its_zeroed_columns() {
+        // A 7-pixel glyph at atlas x 16, drawn at pixel 100 (du = -84): its columns are zero
+        // up to x 24, so its line is blended as 8 pixels.
+        assert_eq!(mask_span_end(100..107, 16.0, 23.0, -84), 108);
+        // Cut on the left by 3 pixels, the 4 left may not reach past the zeroed columns.
+        assert_eq!(mask_span_end(103..107, 16.0, 23.0, -84), 108);
+        // A 16-pixel glyph is whole groups already.
+        assert_eq!(mask_span_end(0..16, 0.0, 16.0, 0), 16);
+        // Never shorter than what it covers.
+        assert_eq!(mask_span_end(5..9, 0.0, 0.0, 0), 9);
     }
 
     /// What `Lanes::mix` must give: each channel mixed on its own.
