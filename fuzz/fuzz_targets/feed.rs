@@ -12,7 +12,7 @@ use alacritty_terminal::term::test::TermSize;
 use alacritty_terminal::term::{Config, Term};
 use alacritty_terminal::vte::ansi::{Processor, StdSyncHandler};
 use libfuzzer_sys::fuzz_target;
-use sluice_term::testing::{first_difference, term_state};
+use sluice_term::testing::{advance_vte, first_difference, term_state};
 use sluice_term::{Replay, Snapshot, limits};
 
 const HISTORY: usize = 50;
@@ -38,7 +38,7 @@ fuzz_target!(|data: &[u8]| {
         let cut = rest.len().min(1 + seed % 97);
         let (piece, tail) = rest.split_at(cut);
         replay.feed(piece);
-        processor.advance(&mut plain, piece);
+        advance_vte(&mut processor, &mut plain, piece);
         // The snapshot takes (and resets) the damage on Sluice's side, as each frame does;
         // the plain side's is reset with it, so the damage compared is the last piece's.
         replay.update_snapshot(&mut snapshot);

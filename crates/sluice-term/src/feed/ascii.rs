@@ -27,6 +27,7 @@ pub(super) fn can_write<L: EventListener>(term: &Term<L>, active_charset: Charse
 /// Each row segment is written in one pass. What `Term::input` does beyond that is left to it:
 /// the wrap onto the next line (the first character after the cursor reached the last column)
 /// and overwriting half of a wide character, which clears the other half.
+#[inline(always)]
 pub(super) fn write<L: EventListener>(term: &mut Term<L>, mut text: &[u8]) {
     let columns = term.columns();
     while !text.is_empty() {
@@ -50,6 +51,7 @@ pub(super) fn write<L: EventListener>(term: &mut Term<L>, mut text: &[u8]) {
 
 /// Writes `segment` into `line` from `column` on and moves the cursor past it; false, having
 /// written nothing, if a cell in the way holds half of a wide character.
+#[inline(always)]
 fn overwrite<L: EventListener>(
     term: &mut Term<L>,
     line: Line,

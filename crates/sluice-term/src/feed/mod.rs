@@ -1,4 +1,4 @@
-//! Feeding bytes to the terminal: vte's parser, with a fast path for runs of printable ASCII.
+//! Feeding bytes to the terminal: vte's parser, with a fast path for runs of text.
 //!
 //! Profiling `sluice --headless` draining 100-byte lines (`perf record`, 64 MiB) put the parser
 //! thread's time in two places inside alacritty_terminal: `Term::input`, called once per
@@ -7,11 +7,13 @@
 //! This module takes both down without changing what the grid ends up holding (within the caps
 //! below):
 //!
-//! - A run of printable ASCII is written into its row a row-segment at a time ([`ascii`]), with
-//!   the attributes `Term::input` would give each character, once the parser is known to be in
-//!   its ground state (see `Feeder::advance_text`). Everything else still goes through vte and
-//!   `Term`, so escape sequences, wide characters, insert mode, charsets and wrapping behave
-//!   exactly as alacritty_terminal defines them.
+//! - A run of text is written into its row once the parser is known to be in its ground state
+//!   (see `Feeder::take_text`), with the attributes `Term::input` would give each character:
+//!   printable ASCII a row segment at a time ([`ascii`]), other characters one at a time
+//!   ([`unicode`]), where a character's cells are a plain overwrite. Everything else still goes
+//!   through vte and `Term`, so escape sequences, combining marks, wide characters that wrap
+//!   or overwrite half of another, insert mode, charsets and wrapping behave exactly as
+//!   alacritty_terminal defines them.
 //! - Each line feed prefetches the scrollback row that a later line feed will recycle
 //!   ([`ascii::prefetch_recycled_row`]), so the reset finds it in cache.
 //!
@@ -34,6 +36,7 @@ pub(crate) mod limits;
 mod osc7;
 pub(crate) mod prescan;
 mod runs;
+mod unicode;
 
 use std::time::Instant;
 
@@ -57,6 +60,28 @@ const SCAN_WINDOW: usize = 4096;
 /// is searched a ninth of the time at most, and plain text is found again within 32 KiB of its
 /// start.
 const MAX_MISSES: usize = 8;
+
+/// `bytes` cut after the UTF-8 continuation bytes it starts with (at most three: all a
+/// character vte holds unfinished from its last call can need), when more follows them.
+///
+/// Given alone, they finish the held character and nothing else. vte 0.15, given them with
+/// more, finishes the character from the first bytes of the call and then skips as many bytes
+/// as were valid among the first four, printed or not (alacritty/vte#159): "café à" read as
+/// "caf\xc3" and "\xa9 à" shows "caféà". A PTY read can end anywhere, so any output that is
+/// not ASCII can meet it; the feed gives every call to vte this way, and the differential
+/// tests give their plain vte the same ([`crate::testing::advance_vte`]).
+pub(crate) fn finishing_split(bytes: &[u8]) -> (&[u8], &[u8]) {
+    let finishing = bytes
+        .iter()
+        .take(3)
+        .take_while(|&&b| (0x80..0xc0).contains(&b))
+        .count();
+    if finishing == bytes.len() {
+        (&[], bytes)
+    } else {
+        bytes.split_at(finishing)
+    }
+}
 
 /// vte's parser and what the fast path needs to remember between calls.
 #[derive(Default)]
@@ -215,21 +240,15 @@ impl Feeder {
 
     /// Parses `bytes` (no OSC string in them) into `term`, as `Processor::advance` would.
     ///
-    /// Runs of printable ASCII long enough to be worth it are found first ([`runs`]). Whatever
-    /// precedes a run goes to vte; then the run's first byte goes to vte *alone*, and if vte
-    /// printed it, the parser is in its ground state (a byte is only ever printed there, and a
-    /// sequence that ends on it ends in ground too), so the rest of the run can only be printed
-    /// one character after another: the fast path does that. The run's last byte goes back to
-    /// vte, which then remembers it as the character a later REP (`CSI b`) repeats. If vte did
-    /// not print the probe (it was inside a sequence, or a synchronized update is holding
-    /// output back), the run goes to vte like everything else. Once vte is known to be in
-    /// ground, the next run needs no probe if only bytes that keep it there came in between:
+    /// Runs of text long enough to be worth it are found first ([`runs`]). Whatever precedes
+    /// a run goes to vte, and the run to [`take_run`](Self::take_run). Once vte is known to be
+    /// in ground, the next run needs no probe if only bytes that keep it there came in between:
     /// the common case, a line of text, then `\r\n`, then the next line.
     ///
     /// vte is handed the bytes in more pieces than one call, which it is built for: the PTY's
     /// reads cut the stream anywhere. The one thing piece boundaries change in vte is *when*
     /// an unfinished UTF-8 sequence at the end of a piece is shown (with the next byte), never
-    /// what is shown.
+    /// what is shown, once the bytes that finish it go alone ([`finishing_split`]).
     fn advance_text<L: EventListener>(&mut self, term: &mut Term<L>, bytes: &[u8]) {
         let mut rest = bytes;
         while !rest.is_empty() {
@@ -257,51 +276,139 @@ impl Feeder {
             };
             self.misses = 0;
             // The run may go on past the window.
-            let end = run.start + runs::printable_prefix(&rest[run.start..]);
+            let (len, ascii) = runs::text_extent(&rest[run.start..]);
+            let end = run.start + len;
             let before = &rest[..run.start];
-            let in_ground = self.in_ground && runs::keeps_ground(before);
+            self.in_ground &= runs::keeps_ground(before);
             self.parse(term, before);
-            let text = if in_ground {
-                &rest[run.start..end - 1]
-            } else if self.probe(term, rest[run.start]) {
-                &rest[run.start + 1..end - 1]
-            } else {
-                self.parse_unknown(term, &rest[run.start + 1..end - 1]);
-                rest = &rest[end - 1..];
-                continue;
-            };
-            self.in_ground = true;
-            // A pending mark goes on the next character `Term::input` prints.
-            if ascii::can_write(term, self.mirror.active_charset) && !self.mirror.marks_pending() {
-                ascii::write(term, text);
-                self.fast_path_bytes += text.len() as u64;
-            } else {
-                self.parse(term, text);
-            }
-            rest = &rest[end - 1..];
+            let left = self.take_run(term, &rest[run.start..end], ascii);
+            rest = &rest[end - left..];
         }
     }
 
-    /// Parses `bytes` through vte and `Term`.
+    /// Takes a run of text bytes: its characters go to [`take_text`](Self::take_text) a
+    /// stretch at a time, and what is not text after all goes to vte: bytes that are not
+    /// UTF-8 (vte prints U+FFFD for them, or keeps an unfinished character for the next call)
+    /// and C1 controls (which vte executes). Returns how many bytes at the run's end are left
+    /// for the caller to give vte with what follows: its last character, when the run ends in
+    /// text. `ascii` says that the run is all ASCII. All the rest is taken, so hostile output cannot make the search go over the same
+    /// bytes twice.
+    #[inline(always)]
+    fn take_run<L: EventListener>(&mut self, term: &mut Term<L>, run: &[u8], ascii: bool) -> usize {
+        if ascii {
+            // Log lines: no character to check, one pass over the run.
+            // SAFETY: ASCII is UTF-8.
+            let text = unsafe { std::str::from_utf8_unchecked(run) };
+            return self.take_text(term, text, true).len();
+        }
+        // The last character of the stretch taken last, not given to vte yet.
+        let mut last = "";
+        for chunk in run.utf8_chunks() {
+            let mut valid = chunk.valid();
+            while !valid.is_empty() {
+                let (text, c1) = runs::split_at_c1(valid);
+                if !text.is_empty() {
+                    last = self.take_text(term, text, false);
+                }
+                if !c1.is_empty() {
+                    self.parse(term, std::mem::take(&mut last).as_bytes());
+                    self.parse_unknown(term, c1.as_bytes());
+                }
+                valid = &valid[text.len() + c1.len()..];
+            }
+            if !chunk.invalid().is_empty() {
+                self.parse(term, std::mem::take(&mut last).as_bytes());
+                self.parse_unknown(term, chunk.invalid());
+            }
+        }
+        last.len()
+    }
+
+    /// Prints all of `text` but its last character, which it returns: `text` holds characters
+    /// that vte would print one after another once in its ground state, and the last is for
+    /// vte to print, which then remembers it as the character a later REP (`CSI b`) repeats.
+    ///
+    /// Unless vte is known to be in ground, the first character goes to vte *alone*: if vte
+    /// printed it, vte is in ground (a character is only ever printed there, and a sequence
+    /// that ends on it ends in ground too); if not (it was inside a sequence, or a
+    /// synchronized update is holding output back), the rest goes to vte like everything else
+    /// and nothing is returned. The fast path then writes printable ASCII a row segment at a
+    /// time ([`ascii`]), other text a character at a time ([`unicode`]). `ascii` says that
+    /// `text` is known to be ASCII.
+    #[inline(always)]
+    fn take_text<'t, L: EventListener>(
+        &mut self,
+        term: &mut Term<L>,
+        mut text: &'t str,
+        ascii: bool,
+    ) -> &'t str {
+        if !self.in_ground {
+            let Some(first) = text.chars().next() else {
+                return "";
+            };
+            let (probe, after) = text.split_at(first.len_utf8());
+            if !self.probe(term, probe) {
+                self.parse_unknown(term, after.as_bytes());
+                return "";
+            }
+            self.in_ground = true;
+            text = after;
+        }
+        let last = if ascii {
+            text.len().wrapping_sub(1)
+        } else {
+            text.char_indices()
+                .next_back()
+                .map_or(usize::MAX, |(at, _)| at)
+        };
+        if last == usize::MAX {
+            return "";
+        }
+        let (body, last) = text.split_at(last);
+        // A pending mark goes on the next character `Term::input` prints.
+        if ascii::can_write(term, self.mirror.active_charset) && !self.mirror.marks_pending() {
+            if ascii || body.is_ascii() {
+                ascii::write(term, body.as_bytes());
+            } else {
+                unicode::write(term, &mut self.mirror, body);
+            }
+            self.fast_path_bytes += body.len() as u64;
+        } else {
+            self.parse(term, body.as_bytes());
+        }
+        last
+    }
+
+    /// Parses `bytes` through vte and `Term`, the bytes that may finish a character vte
+    /// holds from its last call first and alone ([`finishing_split`]).
     fn parse<L: EventListener>(&mut self, term: &mut Term<L>, bytes: &[u8]) {
         if bytes.is_empty() {
             return;
         }
         let mut forward = Forward::new(term, &mut self.mirror);
-        self.processor.advance(&mut forward, bytes);
+        let (finishing, rest) = finishing_split(bytes);
+        if !finishing.is_empty() {
+            self.processor.advance(&mut forward, finishing);
+        }
+        self.processor.advance(&mut forward, rest);
     }
 
     /// Parses `bytes` through vte, after which its state is not known.
     fn parse_unknown<L: EventListener>(&mut self, term: &mut Term<L>, bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
         self.in_ground = false;
         self.parse(term, bytes);
     }
 
-    /// Parses one printable byte alone; true if vte printed it (so it is now in ground state).
-    fn probe<L: EventListener>(&mut self, term: &mut Term<L>, byte: u8) -> bool {
+    /// Parses one character alone; true if vte printed it (so it is now in its ground state,
+    /// with no unfinished UTF-8 character held: were the character's first byte taken up by
+    /// what came before, vte could only print its other bytes as U+FFFD, one at a time).
+    fn probe<L: EventListener>(&mut self, term: &mut Term<L>, character: &str) -> bool {
         let mut forward = Forward::new(term, &mut self.mirror);
-        forward.watch_for(byte as char);
-        self.processor.advance(&mut forward, &[byte]);
+        forward.watch_for(character.chars().next().expect("one character"));
+        self.processor.advance(&mut forward, character.as_bytes());
         forward.saw_watched()
     }
 }

@@ -1,4 +1,5 @@
-//! Finding the runs of printable ASCII the fast path can take.
+//! Finding the runs of text the fast path can take, and splitting them into what it writes and
+//! what vte must see.
 
 use std::ops::Range;
 
@@ -21,20 +22,26 @@ const MIN_RUN: usize = 32;
 
 const ESC: u8 = 0x1b;
 
-/// Whether `byte` is printable ASCII: printed by vte in its ground state, one cell wide.
-fn is_printable(byte: u8) -> bool {
-    (0x20..0x7f).contains(&byte)
+/// Whether `byte` can be part of text: printable ASCII, or a byte of a UTF-8 character (0xff
+/// never is). Whether the UTF-8 bytes really make characters, and which, is for [`split_at_c1`]
+/// and `str::utf8_chunks` to say once a run is found.
+fn is_text_byte(byte: u8) -> bool {
+    (0x20..0x7f).contains(&byte) || (0x80..0xff).contains(&byte)
 }
 
-/// Whether vte, in its ground state, stays there through `bytes`: printable ASCII is printed,
-/// and C0 controls other than ESC are executed without leaving ground (CAN and SUB return to
-/// it from anywhere). Anything else may start a sequence, or a UTF-8 character that the next
-/// byte would finish.
+/// Whether vte, in its ground state, stays there through `bytes`: characters are printed, and
+/// controls other than ESC (C0, and C1 encoded in UTF-8) are executed without leaving ground
+/// (CAN and SUB return to it from anywhere). ESC may start a sequence, and bytes that are not
+/// whole UTF-8 characters may leave one unfinished for the next byte to finish.
 pub(super) fn keeps_ground(bytes: &[u8]) -> bool {
-    bytes.iter().all(|&b| b <= 0x7e && b != ESC)
+    if bytes.iter().all(|&b| b <= 0x7e && b != ESC) {
+        return true;
+    }
+    // The last character of a run of text, then a line feed, say.
+    !bytes.contains(&ESC) && std::str::from_utf8(bytes).is_ok()
 }
 
-/// The first run of at least [`MIN_RUN`] printable bytes in `bytes`.
+/// The first run of at least [`MIN_RUN`] text bytes in `bytes`.
 ///
 /// A run that starts right after ESC usually begins with the rest of an escape sequence
 /// (`ESC [ 1 ; 3 1 m` then text): the sequence's bytes are left out of the run, so the probe
@@ -43,8 +50,8 @@ pub(super) fn keeps_ground(bytes: &[u8]) -> bool {
 pub(super) fn next_run(bytes: &[u8]) -> Option<Range<usize>> {
     let mut from = 0;
     while from < bytes.len() {
-        let start = from + bytes[from..].iter().position(|&b| is_printable(b))?;
-        let end = start + printable_prefix(&bytes[start..]);
+        let start = from + bytes[from..].iter().position(|&b| is_text_byte(b))?;
+        let end = start + text_prefix(&bytes[start..]);
         let text_start = if start > 0 && bytes[start - 1] == ESC {
             after_escape(&bytes[start..end]).map_or(end, |n| start + n)
         } else {
@@ -58,34 +65,63 @@ pub(super) fn next_run(bytes: &[u8]) -> Option<Range<usize>> {
     None
 }
 
-/// How many bytes at the start of `bytes` are printable, eight at a time.
+/// How many bytes at the start of `bytes` are text bytes, eight at a time.
 ///
 /// This scan runs over every searched byte, so it is done on whole words. (It went in together
 /// with the search's back-off and the longer [`MIN_RUN`], which between them took the
 /// SGR-heavy payloads from 0.83–0.94 of vte alone to 0.97–1.09; they were not measured apart.)
-pub(super) fn printable_prefix(bytes: &[u8]) -> usize {
+pub(super) fn text_prefix(bytes: &[u8]) -> usize {
+    text_extent(bytes).0
+}
+
+/// [`text_prefix`], and whether those bytes are all ASCII (which the same pass sees for free,
+/// and saves the fast path looking at a log line again).
+#[inline(always)]
+pub(super) fn text_extent(bytes: &[u8]) -> (usize, bool) {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let mut chunks = bytes.chunks_exact(8);
     let mut done = 0;
+    let mut high = 0;
     for chunk in &mut chunks {
         let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
         // A byte's high bit is set here if it is below 0x20 (a borrow out of `byte - 0x20`,
-        // for bytes without their own high bit), 0x7f (`(byte & 0x7f) + 1` reaches 0x80),
-        // or 0x80 and above. The lowest flagged byte is exact; higher ones may be borrow noise.
+        // for bytes without their own high bit), or 0x7f or 0xff (`(byte & 0x7f) + 1` reaches
+        // 0x80). The lowest flagged byte is exact; higher ones may be borrow noise.
         let below_space = word.wrapping_sub(0x20 * ONES) & !word;
-        let del_or_high = ((word & !HIGH) + ONES) | word;
-        let flagged = (below_space | del_or_high) & HIGH;
+        let del = (word & !HIGH) + ONES;
+        let flagged = (below_space | del) & HIGH;
         if flagged != 0 {
-            return done + (flagged.trailing_zeros() / 8) as usize;
+            let text = (flagged.trailing_zeros() / 8) as usize;
+            high |= word & ((1u64 << (text * 8)) - 1);
+            return (done + text, high & HIGH == 0);
         }
+        high |= word;
         done += 8;
     }
-    done + chunks
-        .remainder()
+    let tail = chunks.remainder();
+    let text = tail
         .iter()
-        .position(|&b| !is_printable(b))
-        .unwrap_or(chunks.remainder().len())
+        .position(|&b| !is_text_byte(b))
+        .unwrap_or(tail.len());
+    let ascii = high & HIGH == 0 && tail[..text].is_ascii();
+    (done + text, ascii)
+}
+
+/// `text` up to its first C1 control (U+0080 to U+009F, which vte executes rather than prints),
+/// and that control's two bytes (empty if there is none).
+pub(super) fn split_at_c1(text: &str) -> (&str, &str) {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    // In UTF-8 every C1 control is 0xc2 followed by 0x80..=0x9f.
+    while let Some(at) = memchr::memchr(0xc2, &bytes[from..]) {
+        let at = from + at;
+        if bytes.get(at + 1).is_some_and(|&b| b <= 0x9f) {
+            return (&text[..at], &text[at..at + 2]);
+        }
+        from = at + 1;
+    }
+    (text, "")
 }
 
 /// Where the text starts in `run`, which follows an ESC: after a CSI's final byte, or after an
@@ -164,16 +200,58 @@ mod tests {
             for at in 0..20 {
                 let mut bytes = vec![b'a'; 20];
                 bytes[at] = byte;
-                let expected = if is_printable(byte) { 20 } else { at };
-                assert_eq!(printable_prefix(&bytes), expected, "byte {byte:#x} at {at}");
+                let expected = if is_text_byte(byte) { 20 } else { at };
+                assert_eq!(text_prefix(&bytes), expected, "byte {byte:#x} at {at}");
             }
         }
     }
 
     #[test]
-    fn utf8_ends_a_run() {
+    fn the_extent_says_whether_the_text_is_ascii() {
+        for len in 0..20 {
+            let ascii = text(len);
+            assert_eq!(text_extent(&cat(&[&ascii, b"\n"])), (len, true));
+            for at in 0..len {
+                let mut mixed = ascii.clone();
+                mixed[at] = 0xc3;
+                assert_eq!(text_extent(&cat(&[&mixed, b"\n"])), (len, false), "{at}");
+                // Past the end of the text, a high byte does not count.
+                let after = cat(&[&ascii[..at], b"\n\xc3\xa9"]);
+                assert_eq!(text_extent(&after), (at, true), "{at}");
+            }
+        }
+    }
+
+    #[test]
+    fn utf8_is_part_of_a_run() {
         let long = text(MIN_RUN);
-        let mixed = cat(&[&long, "€".as_bytes(), &text(3)]);
-        assert_eq!(run_text(&mixed), Some(&long[..]));
+        let mixed = cat(&[&long, "€".as_bytes(), &text(3), b"\r\n"]);
+        assert_eq!(run_text(&mixed), Some(&mixed[..mixed.len() - 2]));
+        let cjk = "漢字かな表示".repeat(2);
+        assert_eq!(run_text(cjk.as_bytes()), Some(cjk.as_bytes()));
+        // DEL and 0xff (never UTF-8) end a run as controls do.
+        assert_eq!(run_text(&cat(&[&long, b"\x7f", &text(3)])), Some(&long[..]));
+        assert_eq!(run_text(&cat(&[&long, b"\xff", &text(3)])), Some(&long[..]));
+    }
+
+    #[test]
+    fn what_keeps_vte_in_ground() {
+        assert!(keeps_ground(b"abc\r\n\x07\x7f"));
+        assert!(keeps_ground("漢\r\n\u{85}".as_bytes()));
+        assert!(!keeps_ground(b"abc\x1b"));
+        assert!(!keeps_ground("漢\x1b[m".as_bytes()));
+        // An unfinished character, or a byte that is not UTF-8.
+        assert!(!keeps_ground(b"ab\xe6\xbc"));
+        assert!(!keeps_ground(b"ab\xff\n"));
+    }
+
+    #[test]
+    fn c1_controls_are_split_off() {
+        assert_eq!(split_at_c1("abc"), ("abc", ""));
+        assert_eq!(split_at_c1("ab\u{85}cd"), ("ab", "\u{85}"));
+        assert_eq!(split_at_c1("\u{9f}"), ("", "\u{9f}"));
+        // Other characters led by 0xc2 are text.
+        assert_eq!(split_at_c1("\u{a0}é\u{bf}"), ("\u{a0}é\u{bf}", ""));
+        assert_eq!(split_at_c1("\u{a9}\u{80}x"), ("\u{a9}", "\u{80}"));
     }
 }
