@@ -17,7 +17,8 @@ use std::ops::Range;
 /// | 64 | 1.86 | 1.04 | 0.96 |
 ///
 /// Short runs between SGR sequences (the color and progress payloads) lose at 8; from 32 up the
-/// differences are within this machine's noise, and 32 still takes a typical log line.
+/// differences are within this machine's noise, and 32 still takes a typical log line. A run
+/// with characters beyond ASCII must have this many characters, not only bytes.
 const MIN_RUN: usize = 32;
 
 const ESC: u8 = 0x1b;
@@ -41,7 +42,7 @@ pub(super) fn keeps_ground(bytes: &[u8]) -> bool {
     !bytes.contains(&ESC) && std::str::from_utf8(bytes).is_ok()
 }
 
-/// The first run of at least [`MIN_RUN`] text bytes in `bytes`.
+/// The first run of at least [`MIN_RUN`] characters of text in `bytes`.
 ///
 /// A run that starts right after ESC usually begins with the rest of an escape sequence
 /// (`ESC [ 1 ; 3 1 m` then text): the sequence's bytes are left out of the run, so the probe
@@ -57,7 +58,11 @@ pub(super) fn next_run(bytes: &[u8]) -> Option<Range<usize>> {
         } else {
             start
         };
-        if end - text_start >= MIN_RUN {
+        // Counted in characters: a progress bar of 16 block characters is 48 bytes, but taking
+        // it costs more calls into vte than its characters save, and stops the search from
+        // backing off on such output (`parse-ratio 7 8 progress`: 0.72-0.82 of vte alone
+        // when bars counted as runs, 0.85-0.91 before).
+        if end - text_start >= MIN_RUN && characters(&bytes[text_start..end]) >= MIN_RUN {
             return Some(text_start..end);
         }
         from = end;
@@ -106,6 +111,14 @@ pub(super) fn text_extent(bytes: &[u8]) -> (usize, bool) {
         .unwrap_or(tail.len());
     let ascii = high & HIGH == 0 && tail[..text].is_ascii();
     (done + text, ascii)
+}
+
+/// How many characters `bytes` would make: its bytes that are not UTF-8 continuation bytes.
+fn characters(bytes: &[u8]) -> usize {
+    bytes
+        .iter()
+        .filter(|&&b| !(0x80..0xc0).contains(&b))
+        .count()
 }
 
 /// `text` up to its first C1 control (U+0080 to U+009F, which vte executes rather than prints),
@@ -227,7 +240,7 @@ mod tests {
         let long = text(MIN_RUN);
         let mixed = cat(&[&long, "€".as_bytes(), &text(3), b"\r\n"]);
         assert_eq!(run_text(&mixed), Some(&mixed[..mixed.len() - 2]));
-        let cjk = "漢字かな表示".repeat(2);
+        let cjk = "漢字かな表示".repeat(6);
         assert_eq!(run_text(cjk.as_bytes()), Some(cjk.as_bytes()));
         // DEL and 0xff (never UTF-8) end a run as controls do.
         assert_eq!(run_text(&cat(&[&long, b"\x7f", &text(3)])), Some(&long[..]));
@@ -243,6 +256,15 @@ mod tests {
         // An unfinished character, or a byte that is not UTF-8.
         assert!(!keeps_ground(b"ab\xe6\xbc"));
         assert!(!keeps_ground(b"ab\xff\n"));
+    }
+
+    #[test]
+    fn runs_are_counted_in_characters() {
+        // 16 block characters, 48 bytes: a progress bar, not a run.
+        let bar = "█".repeat(8) + &"░".repeat(8);
+        assert_eq!(run_text(bar.as_bytes()), None);
+        let long = "漢".repeat(MIN_RUN);
+        assert_eq!(run_text(long.as_bytes()), Some(long.as_bytes()));
     }
 
     #[test]
