@@ -319,7 +319,8 @@ fn text_beyond_ascii_takes_the_fast_path() {
 fn text_cut_inside_a_character_is_the_same() {
     // The PTY's reads cut the stream anywhere, inside a character too: vte holds the start and
     // the fast path must not write past it.
-    let line = "0123 漢字かな表示🎉 ｆｕｌｌ 한국어 é\u{301} → Ω, ß, 漢字 ｆｕｌｌ 한국어\r\n".repeat(50);
+    let line =
+        "0123 漢字かな表示🎉 ｆｕｌｌ 한국어 é\u{301} → Ω, ß, 漢字 ｆｕｌｌ 한국어\r\n".repeat(50);
     for cut in [1, 2, 3, 5, 7, 64, 200, 1000] {
         let mut plain = new_term(80, 24, 100);
         let mut fast = new_term(80, 24, 100);
