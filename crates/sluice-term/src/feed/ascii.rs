@@ -1,7 +1,7 @@
 //! Writing printable ASCII straight into the grid, and warming the rows scrolling recycles.
 
 use alacritty_terminal::event::EventListener;
-use alacritty_terminal::grid::Dimensions;
+use alacritty_terminal::grid::{Cursor, Dimensions};
 use alacritty_terminal::index::{Column, Line};
 use alacritty_terminal::term::cell::{Cell, Flags};
 use alacritty_terminal::term::{Term, TermMode};
@@ -75,14 +75,20 @@ fn overwrite<L: EventListener>(
             ..template.clone()
         };
     }
-    let cursor = &mut grid.cursor;
+    move_past(&mut grid.cursor, end, columns);
+    true
+}
+
+/// Moves the cursor to column `end`, just past what was written, as `Term::input` does after
+/// each character: past the last column, it stays on the last with a wrap pending.
+#[inline(always)]
+pub(super) fn move_past(cursor: &mut Cursor<Cell>, end: usize, columns: usize) {
     if end < columns {
         cursor.point.column = Column(end);
     } else {
         cursor.point.column = Column(columns - 1);
         cursor.input_needs_wrap = true;
     }
-    true
 }
 
 /// Prefetches the row that the [`PREFETCH_AHEAD`]th full-screen scroll from now will recycle.

@@ -78,13 +78,6 @@ fn overwrite<L: EventListener>(term: &mut Term<L>, columns: usize, c: char) -> b
             ..template
         };
     }
-    let cursor = &mut grid.cursor;
-    let next = column + width;
-    if next < columns {
-        cursor.point.column = Column(next);
-    } else {
-        cursor.point.column = Column(columns - 1);
-        cursor.input_needs_wrap = true;
-    }
+    ascii::move_past(&mut grid.cursor, column + width, columns);
     true
 }
