@@ -371,3 +371,16 @@ fn a_character_split_across_reads_loses_nothing_after_it() {
         assert_eq!(first_row(&fast, 7), text, "split at byte {split}");
     }
 }
+
+#[test]
+fn a_run_longer_than_the_search_window_is_taken_whole() {
+    // The search looks at 4 KiB at a time; a run that reaches its end goes on past it, and
+    // text beyond ASCII after the window's end must not be taken for ASCII.
+    let mut bytes = b"x".repeat(5000);
+    bytes.extend("漢字かな表示🎉é\u{301}".repeat(300).bytes());
+    bytes.extend_from_slice(b"\r\n");
+    bytes.extend("漢字かな".repeat(1500).bytes());
+    bytes.extend(b"y".repeat(3000));
+    bytes.extend_from_slice(b"\r\n");
+    assert_same_bytes_fast(&bytes, 20_000);
+}

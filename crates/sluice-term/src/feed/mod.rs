@@ -275,13 +275,17 @@ impl Feeder {
                 continue;
             };
             self.misses = 0;
-            // The run may go on past the window.
-            let (len, ascii) = runs::text_extent(&rest[run.start..]);
-            let end = run.start + len;
-            let before = &rest[..run.start];
+            let (start, mut end, mut ascii) = (run.bytes.start, run.bytes.end, run.ascii);
+            if end == window.len() {
+                // The run may go on past the window.
+                let (more, more_ascii) = runs::text_extent(&rest[end..]);
+                end += more;
+                ascii &= more_ascii;
+            }
+            let before = &rest[..start];
             self.in_ground &= runs::keeps_ground(before);
             self.parse(term, before);
-            let left = self.take_run(term, &rest[run.start..end], ascii);
+            let left = self.take_run(term, &rest[start..end], ascii);
             rest = &rest[end - left..];
         }
     }
@@ -384,9 +388,21 @@ impl Feeder {
     /// Parses `bytes` through vte and `Term`, the bytes that may finish a character vte
     /// holds from its last call first and alone ([`finishing_split`]).
     fn parse<L: EventListener>(&mut self, term: &mut Term<L>, bytes: &[u8]) {
-        if bytes.is_empty() {
+        let Some(&first) = bytes.first() else {
             return;
+        };
+        if (0x80..0xc0).contains(&first) {
+            return self.parse_finishing(term, bytes);
         }
+        let mut forward = Forward::new(term, &mut self.mirror);
+        self.processor.advance(&mut forward, bytes);
+    }
+
+    /// [`parse`](Self::parse) for bytes that start with UTF-8 continuation bytes: rare (a read
+    /// that ended inside a character), so out of the way of the common path.
+    #[cold]
+    #[inline(never)]
+    fn parse_finishing<L: EventListener>(&mut self, term: &mut Term<L>, bytes: &[u8]) {
         let mut forward = Forward::new(term, &mut self.mirror);
         let (finishing, rest) = finishing_split(bytes);
         if !finishing.is_empty() {

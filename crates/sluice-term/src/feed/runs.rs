@@ -42,17 +42,27 @@ pub(super) fn keeps_ground(bytes: &[u8]) -> bool {
     !bytes.contains(&ESC) && std::str::from_utf8(bytes).is_ok()
 }
 
+/// A run of text found by [`next_run`].
+pub(super) struct Run {
+    /// Where it is; it may go on past the bytes searched, if it reaches their end.
+    pub(super) bytes: Range<usize>,
+    /// Whether it is all ASCII (only escape sequences' bytes can be before it in the same
+    /// stretch of text bytes, and they are ASCII).
+    pub(super) ascii: bool,
+}
+
 /// The first run of at least [`MIN_RUN`] characters of text in `bytes`.
 ///
 /// A run that starts right after ESC usually begins with the rest of an escape sequence
 /// (`ESC [ 1 ; 3 1 m` then text): the sequence's bytes are left out of the run, so the probe
 /// lands on the text. This is only a guess that saves a failed probe; the probe is what makes
 /// the fast path safe.
-pub(super) fn next_run(bytes: &[u8]) -> Option<Range<usize>> {
+pub(super) fn next_run(bytes: &[u8]) -> Option<Run> {
     let mut from = 0;
     while from < bytes.len() {
         let start = from + bytes[from..].iter().position(|&b| is_text_byte(b))?;
-        let end = start + text_prefix(&bytes[start..]);
+        let (len, ascii) = text_extent(&bytes[start..]);
+        let end = start + len;
         let text_start = if start > 0 && bytes[start - 1] == ESC {
             after_escape(&bytes[start..end]).map_or(end, |n| start + n)
         } else {
@@ -62,25 +72,24 @@ pub(super) fn next_run(bytes: &[u8]) -> Option<Range<usize>> {
         // it costs more calls into vte than its characters save, and stops the search from
         // backing off on such output (`parse-ratio 7 8 progress`: 0.72-0.82 of vte alone
         // when bars counted as runs, 0.85-0.91 before).
-        if end - text_start >= MIN_RUN && characters(&bytes[text_start..end]) >= MIN_RUN {
-            return Some(text_start..end);
+        if end - text_start >= MIN_RUN && (ascii || characters(&bytes[text_start..end]) >= MIN_RUN)
+        {
+            return Some(Run {
+                bytes: text_start..end,
+                ascii,
+            });
         }
         from = end;
     }
     None
 }
 
-/// How many bytes at the start of `bytes` are text bytes, eight at a time.
+/// How many bytes at the start of `bytes` are text bytes, eight at a time, and whether those
+/// are all ASCII (which the same pass sees for free, and saves looking at a log line again).
 ///
 /// This scan runs over every searched byte, so it is done on whole words. (It went in together
 /// with the search's back-off and the longer [`MIN_RUN`], which between them took the
 /// SGR-heavy payloads from 0.83–0.94 of vte alone to 0.97–1.09; they were not measured apart.)
-pub(super) fn text_prefix(bytes: &[u8]) -> usize {
-    text_extent(bytes).0
-}
-
-/// [`text_prefix`], and whether those bytes are all ASCII (which the same pass sees for free,
-/// and saves the fast path looking at a log line again).
 #[inline(always)]
 pub(super) fn text_extent(bytes: &[u8]) -> (usize, bool) {
     const ONES: u64 = 0x0101_0101_0101_0101;
@@ -159,7 +168,7 @@ mod tests {
     use super::*;
 
     fn run_text(bytes: &[u8]) -> Option<&[u8]> {
-        next_run(bytes).map(|r| &bytes[r])
+        next_run(bytes).map(|r| &bytes[r.bytes])
     }
 
     /// `len` bytes of text.
@@ -214,7 +223,7 @@ mod tests {
                 let mut bytes = vec![b'a'; 20];
                 bytes[at] = byte;
                 let expected = if is_text_byte(byte) { 20 } else { at };
-                assert_eq!(text_prefix(&bytes), expected, "byte {byte:#x} at {at}");
+                assert_eq!(text_extent(&bytes).0, expected, "byte {byte:#x} at {at}");
             }
         }
     }
