@@ -74,7 +74,7 @@ pub(crate) fn finishing_split(bytes: &[u8]) -> (&[u8], &[u8]) {
     let finishing = bytes
         .iter()
         .take(3)
-        .take_while(|&&b| (0x80..0xc0).contains(&b))
+        .take_while(|&&b| runs::is_continuation(b))
         .count();
     if finishing == bytes.len() {
         (&[], bytes)
@@ -361,15 +361,13 @@ impl Feeder {
             text = after;
         }
         let last = if ascii {
-            text.len().wrapping_sub(1)
+            text.len().checked_sub(1)
         } else {
-            text.char_indices()
-                .next_back()
-                .map_or(usize::MAX, |(at, _)| at)
+            text.char_indices().next_back().map(|(at, _)| at)
         };
-        if last == usize::MAX {
+        let Some(last) = last else {
             return "";
-        }
+        };
         let (body, last) = text.split_at(last);
         // A pending mark goes on the next character `Term::input` prints.
         if ascii::can_write(term, self.mirror.active_charset) && !self.mirror.marks_pending() {
@@ -391,7 +389,7 @@ impl Feeder {
         let Some(&first) = bytes.first() else {
             return;
         };
-        if (0x80..0xc0).contains(&first) {
+        if runs::is_continuation(first) {
             return self.parse_finishing(term, bytes);
         }
         let mut forward = Forward::new(term, &mut self.mirror);

@@ -122,12 +122,15 @@ pub(super) fn text_extent(bytes: &[u8]) -> (usize, bool) {
     (done + text, ascii)
 }
 
+/// Whether `byte` continues a UTF-8 character rather than starting one.
+#[inline(always)]
+pub(super) fn is_continuation(byte: u8) -> bool {
+    (0x80..0xc0).contains(&byte)
+}
+
 /// How many characters `bytes` would make: its bytes that are not UTF-8 continuation bytes.
 fn characters(bytes: &[u8]) -> usize {
-    bytes
-        .iter()
-        .filter(|&&b| !(0x80..0xc0).contains(&b))
-        .count()
+    bytes.iter().filter(|&&b| !is_continuation(b)).count()
 }
 
 /// `text` up to its first C1 control (U+0080 to U+009F, which vte executes rather than prints),
