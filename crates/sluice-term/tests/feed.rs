@@ -384,3 +384,17 @@ fn a_run_longer_than_the_search_window_is_taken_whole() {
     bytes.extend_from_slice(b"\r\n");
     assert_same_bytes_fast(&bytes, 20_000);
 }
+
+/// DCH at column 0 deleting the first half of a wide character leaves its spacer there in a
+/// plain `Term`, and the feed mends it (`limits::mend_orphan_spacer`). Insert mode and ICH then
+/// shift the plain `Term`'s orphan right, past the column-0 rule: the comparison counts an
+/// orphan as the blank it shows wherever it is (the `feed` fuzz target found one at column 1).
+#[test]
+fn an_orphan_spacer_moved_right_is_the_same_blank() {
+    // Insert mode: '>' goes in before the orphan, which moves to column 1.
+    assert_same_bytes("漢字 after\r\x1b[P\x1b[4h>".as_bytes());
+    // ICH twice, then text written over part of the shifted line.
+    assert_same_bytes("漢字 after\r\x1b[P\x1b[2@ab\x1b[4l".as_bytes());
+    // The same on a wrapped line, whose line above ends in a leading spacer.
+    assert_same_bytes(format!("{}漢字\r\x1b[P\x1b[@", "x".repeat(79)).as_bytes());
+}
