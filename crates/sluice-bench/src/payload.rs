@@ -4,6 +4,8 @@
 //!
 //! Each payload stands for a kind of output a terminal meets:
 //! - `plain`: 100-byte log lines;
+//! - `short`: lines of 1–24 characters, as `ls -1`, `seq` or `yes` print, and vtebench's
+//!   scrolling benchmarks write: a line feed every few bytes;
 //! - `color`: lines with 256-colour and truecolor SGR every few words;
 //! - `progress`: Metro-style status redraws (`\r ESC[2K` plus a coloured ~100-byte status,
 //!   some with cursor-up);
@@ -15,12 +17,15 @@
 use std::fmt::Write as _;
 
 /// The payloads by name, in the order reports list them.
-pub const PAYLOADS: &[&str] = &["plain", "color", "progress", "unicode", "scroll", "dense"];
+pub const PAYLOADS: &[&str] = &[
+    "plain", "short", "color", "progress", "unicode", "scroll", "dense",
+];
 
 /// Builds at least `len` bytes of payload `name` (whole records, so a little more).
 pub fn payload(name: &str, len: usize) -> Option<Vec<u8>> {
     let record: fn(usize, &mut String) = match name {
         "plain" => plain_line,
+        "short" => short_line,
         "color" => color_line,
         "progress" => progress_redraw,
         "unicode" => unicode_line,
@@ -66,6 +71,15 @@ fn plain_line(i: usize, out: &mut String) {
         w = w.wrapping_mul(31).wrapping_add(7);
     }
     out.truncate(start + 99);
+    out.push('\n');
+}
+
+/// A line of 1 to 24 characters (12.5 on average), names and numbers.
+fn short_line(i: usize, out: &mut String) {
+    let start = out.len();
+    let len = 1 + i.wrapping_mul(7_919) % 24;
+    let _ = write!(out, "{}-{i:024}", WORDS[i % WORDS.len()]);
+    out.truncate(start + len);
     out.push('\n');
 }
 
@@ -177,6 +191,15 @@ mod tests {
             assert_eq!(a, payload(name, 10_000).unwrap());
         }
         assert!(payload("nope", 10).is_none());
+    }
+
+    #[test]
+    fn short_lines_are_1_to_24_characters() {
+        let p = payload("short", 10_000).unwrap();
+        let lines: Vec<_> = p.split(|&b| b == b'\n').filter(|l| !l.is_empty()).collect();
+        assert!(lines.iter().all(|l| (1..=24).contains(&l.len())));
+        let mean = (p.len() - lines.len()) as f64 / lines.len() as f64;
+        assert!((10.0..15.0).contains(&mean), "{mean}");
     }
 
     #[test]

@@ -55,6 +55,19 @@ impl<'a, L: EventListener> Forward<'a, L> {
     pub(super) fn saw_watched(&self) -> bool {
         self.saw_watched
     }
+
+    /// Notes how far the cursor's line is written, as far as the cursor shows it: where a line
+    /// ends, at its carriage return or line feed.
+    #[inline(always)]
+    fn note_line_extent(&mut self) {
+        let column = self.term.grid().cursor.point.column.0;
+        self.mirror.line_extent.note(column + 1);
+    }
+
+    fn prefetch_recycled_row(&mut self) {
+        self.note_line_extent();
+        ascii::prefetch_recycled_row(self.term, self.mirror.line_extent.cells());
+    }
 }
 
 impl<L: EventListener> Handler for Forward<'_, L> {
@@ -75,13 +88,18 @@ impl<L: EventListener> Handler for Forward<'_, L> {
     }
 
     fn linefeed(&mut self) {
-        ascii::prefetch_recycled_row(self.term);
+        self.prefetch_recycled_row();
         self.term.linefeed()
     }
 
     fn newline(&mut self) {
-        ascii::prefetch_recycled_row(self.term);
+        self.prefetch_recycled_row();
         self.term.newline()
+    }
+
+    fn carriage_return(&mut self) {
+        self.note_line_extent();
+        self.term.carriage_return()
     }
 
     fn set_active_charset(&mut self, index: CharsetIndex) {
@@ -160,7 +178,6 @@ impl<L: EventListener> Handler for Forward<'_, L> {
         move_up_and_cr(row: usize);
         put_tab(count: u16);
         backspace();
-        carriage_return();
         bell();
         substitute();
         set_horizontal_tabstop();

@@ -65,6 +65,8 @@ pub(crate) struct Mirror {
     /// Shell integration marks sent (OSC 133) and not yet on a cell: the next character
     /// printed carries them ([`crate::marks`]).
     pending_marks: Vec<PendingMark>,
+    /// How much of each scrollback row its clear touches, for the prefetch.
+    pub(super) line_extent: super::ascii::LineExtent,
 }
 
 impl Mirror {

@@ -33,7 +33,7 @@ pub(super) fn write<L: EventListener>(term: &mut Term<L>, mirror: &mut Mirror, t
             // Wrapping, a wide character that does not fit, a cell holding half of a wide
             // character, a combining mark: left to `Term`, through what vte would call.
             if term.grid().cursor.input_needs_wrap {
-                ascii::prefetch_recycled_row(term);
+                ascii::prefetch_recycled_row(term, columns);
             }
             Forward::new(term, mirror).input(c);
         }
