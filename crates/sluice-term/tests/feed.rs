@@ -83,7 +83,7 @@ fn unicode_text(rng: &mut Rng, len: usize) -> Vec<u8> {
 /// One piece of a test stream.
 fn piece(rng: &mut Rng, cols: usize, rows: usize) -> Vec<u8> {
     let mut out = Vec::new();
-    match rng.below(23) {
+    match rng.below(25) {
         0..=5 => {
             let len = rng.below(cols * 2 + 100);
             out.extend(ascii_text(rng, len));
@@ -157,6 +157,20 @@ fn piece(rng: &mut Rng, cols: usize, rows: usize) -> Vec<u8> {
             out.extend_from_slice(marks[rng.below(marks.len())]);
         }
         20 => out.extend_from_slice(b"\x1b]0;a title long enough to look like a run\x07"),
+        21 | 22 => {
+            // Short lines (`ls -1`, `seq`), taken by the fast path line end and all, with
+            // every way a line can end, blank lines, and text past the margin.
+            const ENDS: &[&[u8]] = &[b"\r\n", b"\n", b"\r", b"\r\r\n", b"\n\n"];
+            for _ in 0..rng.below(40) + 1 {
+                let len = if rng.below(10) == 0 {
+                    rng.below(cols * 2)
+                } else {
+                    rng.below(12)
+                };
+                out.extend(ascii_text(rng, len));
+                out.extend_from_slice(ENDS[rng.below(ENDS.len())]);
+            }
+        }
         _ => {
             let len = rng.below(cols * 3 + 100);
             out.extend(unicode_text(rng, len));
@@ -301,6 +315,21 @@ fn rep_repeats_the_last_character_of_a_run() {
     let bytes = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ\x1b[5b|\
                   0123456789abcdefghijklmnopqrstuvwxyz0123456789\x1b[b";
     assert_same_bytes_fast(bytes, 2 * 40);
+}
+
+#[test]
+fn short_lines_take_the_fast_path() {
+    let lines: String = (0..400).map(|i| format!("{}\r\n", i * 37)).collect();
+    // Most of it: all but the first line's probe and the last line.
+    assert_same_bytes_fast(lines.as_bytes(), lines.len() as u64 * 9 / 10);
+    // A REP after them repeats the last character printed, which vte must have seen.
+    assert_same_bytes_fast(
+        format!("{lines}x\x1b[3b").as_bytes(),
+        lines.len() as u64 * 9 / 10,
+    );
+    // Line ends alone, blank lines and a line that wraps.
+    let mixed = format!("{}\n\n\r\r\n{}\r\nok\r\n", "a".repeat(50), "w".repeat(170));
+    assert_same_bytes_fast(mixed.repeat(20).as_bytes(), 1000);
 }
 
 #[test]

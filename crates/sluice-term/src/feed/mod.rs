@@ -10,7 +10,9 @@
 //! - A run of text is written into its row once the parser is known to be in its ground state
 //!   (see `Feeder::take_text`), with the attributes `Term::input` would give each character:
 //!   printable ASCII a row segment at a time ([`ascii`]), other characters one at a time
-//!   ([`unicode`]), where a character's cells are a plain overwrite. Everything else still goes
+//!   ([`unicode`]), where a character's cells are a plain overwrite. A run goes on over line
+//!   ends (CR, LF), which are executed through the calls vte would make, so that short lines
+//!   take the fast path too. Everything else still goes
 //!   through vte and `Term`, so escape sequences, combining marks, wide characters that wrap
 //!   or overwrite half of another, insert mode, charsets and wrapping behave exactly as
 //!   alacritty_terminal defines them.
@@ -42,7 +44,7 @@ use std::time::Instant;
 
 use alacritty_terminal::event::EventListener;
 use alacritty_terminal::term::Term;
-use alacritty_terminal::vte::ansi::{Processor, StdSyncHandler};
+use alacritty_terminal::vte::ansi::{Handler, Processor, StdSyncHandler};
 
 use self::forward::Forward;
 use self::limits::Mirror;
@@ -278,7 +280,7 @@ impl Feeder {
             let (start, mut end, mut ascii) = (run.bytes.start, run.bytes.end, run.ascii);
             if end == window.len() {
                 // The run may go on past the window.
-                let (more, more_ascii) = runs::text_extent(&rest[end..]);
+                let (more, more_ascii) = runs::lines_extent(&rest[end..]);
                 end += more;
                 ascii &= more_ascii;
             }
@@ -290,37 +292,35 @@ impl Feeder {
         }
     }
 
-    /// Takes a run of text bytes: its characters go to [`take_text`](Self::take_text) a
-    /// stretch at a time, and what is not text after all goes to vte: bytes that are not
-    /// UTF-8 (vte prints U+FFFD for them, or keeps an unfinished character for the next call)
-    /// and C1 controls (which vte executes). Returns how many bytes at the run's end are left
-    /// for the caller to give vte with what follows: its last character, when the run ends in
-    /// text. `ascii` says that the run is all ASCII. All the rest is taken, so hostile output cannot make the search go over the same
-    /// bytes twice.
+    /// Takes a run of text bytes and line ends (CR, LF): its characters go to
+    /// [`take_text`](Self::take_text) a stretch at a time, and what is not text after all goes
+    /// to vte: bytes that are not UTF-8 (vte prints U+FFFD, or keeps an unfinished character
+    /// for the next call) and C1 controls (which vte executes). Returns how many bytes at the
+    /// run's end are left for the caller to give vte with what follows: its last character,
+    /// when the run ends in text, or the last character and the line ends after it. `ascii`
+    /// says that the run is all ASCII. All the rest is taken, so hostile output cannot make the
+    /// search go over the same bytes twice.
     // Inlined, with `take_text`: out of line, the two cost plain lines 7-10% (`parse-ratio 5 8
     // plain`, interleaved with the build before them).
     #[inline(always)]
     fn take_run<L: EventListener>(&mut self, term: &mut Term<L>, run: &[u8], ascii: bool) -> usize {
         if ascii {
-            // Log lines: no character to check, one pass over the run.
-            // SAFETY: ASCII is UTF-8.
-            let text = unsafe { std::str::from_utf8_unchecked(run) };
-            return self.take_text(term, text, true).len();
+            return self.take_ascii_lines(term, run);
         }
         // The last character of the stretch taken last, not given to vte yet.
         let mut last = "";
         for chunk in run.utf8_chunks() {
             let mut valid = chunk.valid();
             while !valid.is_empty() {
-                let (text, c1) = runs::split_at_c1(valid);
+                let (text, control) = runs::split_at_control(valid);
                 if !text.is_empty() {
                     last = self.take_text(term, text, false);
                 }
-                if !c1.is_empty() {
+                if !control.is_empty() {
                     self.parse(term, std::mem::take(&mut last).as_bytes());
-                    self.parse_unknown(term, c1.as_bytes());
+                    self.execute(term, control);
                 }
-                valid = &valid[text.len() + c1.len()..];
+                valid = &valid[text.len() + control.len()..];
             }
             if !chunk.invalid().is_empty() {
                 self.parse(term, std::mem::take(&mut last).as_bytes());
@@ -328,6 +328,86 @@ impl Feeder {
             }
         }
         last.len()
+    }
+
+    /// [`take_run`](Self::take_run) for a run of printable ASCII and line ends, which starts
+    /// with a character: the lines are written a row segment at a time and their ends executed
+    /// between them, with no call into vte; the run's last character (and the line ends after
+    /// it) is left for vte, as [`take_text`](Self::take_text) leaves it.
+    #[inline(always)]
+    fn take_ascii_lines<L: EventListener>(&mut self, term: &mut Term<L>, run: &[u8]) -> usize {
+        let last = run
+            .iter()
+            .rposition(|&b| !runs::is_line_end(b))
+            .expect("a run starts with a character");
+        let (body, rest) = run.split_at(last);
+        let Some(line_end) = memchr::memchr2(b'\r', b'\n', body) else {
+            // One line, as most long lines are: no line end before the last character, whose
+            // line ends are left for vte with it.
+            // SAFETY: ASCII is UTF-8.
+            let text = unsafe { std::str::from_utf8_unchecked(&run[..=last]) };
+            return self.take_text(term, text, true).len() + rest.len() - 1;
+        };
+        // The first line, through the probe if vte is not known to be in ground yet.
+        // SAFETY: ASCII is UTF-8.
+        let first = unsafe { std::str::from_utf8_unchecked(&body[..line_end]) };
+        let after = &body[line_end..];
+        let left = self.take_text(term, first, true);
+        if !self.in_ground {
+            // The probe found vte inside a sequence: the rest of the run goes to it too.
+            self.parse_unknown(term, &run[line_end..]);
+            return 0;
+        }
+        self.parse(term, left.as_bytes());
+        if ascii::can_write(term, self.mirror.active_charset) && !self.mirror.marks_pending() {
+            self.write_lines(term, after);
+            self.fast_path_bytes += after.len() as u64;
+        } else {
+            self.parse(term, after);
+        }
+        rest.len()
+    }
+    /// Writes `text`, printable ASCII and line ends, vte being in ground: each line a row
+    /// segment at a time ([`ascii::write`]), each line end as vte would execute it.
+    #[inline(always)]
+    fn write_lines<L: EventListener>(&mut self, term: &mut Term<L>, mut text: &[u8]) {
+        while !text.is_empty() {
+            let line = memchr::memchr2(b'\r', b'\n', text).unwrap_or(text.len());
+            ascii::write(term, &text[..line]);
+            let ends = text[line..]
+                .iter()
+                .take_while(|&&b| runs::is_line_end(b))
+                .count();
+            self.end_lines(term, &text[line..line + ends]);
+            text = &text[line + ends..];
+        }
+    }
+
+    /// Executes `ends`, CRs and LFs, as vte in its ground state would: through the same
+    /// `Handler` calls.
+    #[inline(always)]
+    fn end_lines<L: EventListener>(&mut self, term: &mut Term<L>, ends: &[u8]) {
+        let mut forward = Forward::new(term, &mut self.mirror);
+        for &end in ends {
+            if end == b'\r' {
+                forward.carriage_return();
+            } else {
+                forward.linefeed();
+            }
+        }
+    }
+
+    /// Executes a control [`runs::split_at_control`] split off a run: line ends directly when
+    /// vte is known to be in ground (they keep it there), through vte otherwise; C1 controls
+    /// through vte, after which its state is not known.
+    fn execute<L: EventListener>(&mut self, term: &mut Term<L>, control: &str) {
+        if !runs::is_line_end(control.as_bytes()[0]) {
+            self.parse_unknown(term, control.as_bytes());
+        } else if self.in_ground {
+            self.end_lines(term, control.as_bytes());
+        } else {
+            self.parse(term, control.as_bytes());
+        }
     }
 
     /// Prints all of `text` but its last character, which it returns: `text` holds characters

@@ -61,10 +61,16 @@ pub(super) fn next_run(bytes: &[u8]) -> Option<Run> {
     let mut from = 0;
     while from < bytes.len() {
         let start = from + bytes[from..].iter().position(|&b| is_text_byte(b))?;
-        let (len, ascii) = text_extent(&bytes[start..]);
+        let (len, ascii) = lines_extent(&bytes[start..]);
         let end = start + len;
         let text_start = if start > 0 && bytes[start - 1] == ESC {
-            after_escape(&bytes[start..end]).map_or(end, |n| start + n)
+            let after = after_escape(&bytes[start..end]).map_or(end, |n| start + n);
+            // A run starts on a character, which the probe can print.
+            after
+                + bytes[after..end]
+                    .iter()
+                    .take_while(|&&b| is_line_end(b))
+                    .count()
         } else {
             start
         };
@@ -82,6 +88,34 @@ pub(super) fn next_run(bytes: &[u8]) -> Option<Run> {
         from = end;
     }
     None
+}
+
+/// Whether `byte` ends a line: CR or LF, which vte executes in its ground state without leaving
+/// it, and which a run takes in its stride (see [`lines_extent`]).
+#[inline(always)]
+pub(super) fn is_line_end(byte: u8) -> bool {
+    byte == b'\r' || byte == b'\n'
+}
+
+/// How many bytes at the start of `bytes` are text bytes or line ends, and whether they are
+/// all ASCII: a run goes on from one line to the next.
+///
+/// Lines shorter than [`MIN_RUN`] (`ls -1`, `seq`, vtebench's scrolling benchmarks) went
+/// through vte and `Term::input` a character at a time, as did the line end of every long
+/// line, one call into vte a line.
+#[inline(always)]
+pub(super) fn lines_extent(bytes: &[u8]) -> (usize, bool) {
+    let (mut len, mut ascii) = text_extent(bytes);
+    loop {
+        let ends = bytes[len..].iter().take_while(|&&b| is_line_end(b)).count();
+        if ends == 0 {
+            return (len, ascii);
+        }
+        len += ends;
+        let (more, more_ascii) = text_extent(&bytes[len..]);
+        len += more;
+        ascii &= more_ascii;
+    }
 }
 
 /// How many bytes at the start of `bytes` are text bytes, eight at a time, and whether those
@@ -133,14 +167,19 @@ fn characters(bytes: &[u8]) -> usize {
     bytes.iter().filter(|&&b| !is_continuation(b)).count()
 }
 
-/// `text` up to its first C1 control (U+0080 to U+009F, which vte executes rather than prints),
-/// and that control's two bytes (empty if there is none).
-pub(super) fn split_at_c1(text: &str) -> (&str, &str) {
+/// `text` up to its first control, and that control: a C1 control (U+0080 to U+009F, which
+/// vte executes rather than prints; two bytes) or the line ends there (CR and LF, as many as
+/// follow each other). Both are empty if there is none.
+pub(super) fn split_at_control(text: &str) -> (&str, &str) {
     let bytes = text.as_bytes();
     let mut from = 0;
     // In UTF-8 every C1 control is 0xc2 followed by 0x80..=0x9f.
-    while let Some(at) = memchr::memchr(0xc2, &bytes[from..]) {
+    while let Some(at) = memchr::memchr3(0xc2, b'\r', b'\n', &bytes[from..]) {
         let at = from + at;
+        if is_line_end(bytes[at]) {
+            let ends = bytes[at..].iter().take_while(|&&b| is_line_end(b)).count();
+            return (&text[..at], &text[at..at + ends]);
+        }
         if bytes.get(at + 1).is_some_and(|&b| b <= 0x9f) {
             return (&text[..at], &text[at..at + 2]);
         }
@@ -184,20 +223,33 @@ mod tests {
     }
 
     #[test]
-    fn a_plain_line_is_one_run() {
+    fn a_plain_line_is_one_run_with_its_line_end() {
         let line = cat(&[&text(80), b"\r\n"]);
-        assert_eq!(run_text(&line), Some(&text(80)[..]));
+        assert_eq!(run_text(&line), Some(&line[..]));
+        let tab = cat(&[&text(80), b"\t"]);
+        assert_eq!(run_text(&tab), Some(&text(80)[..]));
     }
 
     #[test]
-    fn short_runs_are_left_to_vte() {
-        let short = text(MIN_RUN - 1);
-        assert_eq!(run_text(&cat(&[&short, b"\r\n", &short, b"\n"])), None);
+    fn short_lines_make_one_run() {
+        let lines = b"a\r\nbb\nccc\r\r\n\n1\r\n22\r\n333\r\n4444\r\n55555\r\n".as_slice();
+        assert!(lines.len() >= MIN_RUN);
+        assert_eq!(run_text(lines), Some(lines));
+        assert_eq!(run_text(&lines[..MIN_RUN - 1]), None);
+    }
+
+    #[test]
+    fn short_runs_between_sequences_are_left_to_vte() {
+        let short = text(MIN_RUN / 2 - 2);
+        let between = cat(&[&short, b"\x1b[1m", &short, b"\r\n\x1b[m", &short]);
+        assert_eq!(run_text(&between), None);
+    }
+
+    #[test]
+    fn a_run_after_a_sequence_starts_on_a_character() {
         let long = text(MIN_RUN);
-        assert_eq!(
-            run_text(&cat(&[&short, b"\r\n", &long, b"\n"])),
-            Some(&long[..])
-        );
+        let bytes = cat(&[b"\x1b[40;1H\r\n", &long]);
+        assert_eq!(run_text(&bytes), Some(&long[..]));
     }
 
     #[test]
@@ -251,7 +303,7 @@ mod tests {
     fn utf8_is_part_of_a_run() {
         let long = text(MIN_RUN);
         let mixed = cat(&[&long, "€".as_bytes(), &text(3), b"\r\n"]);
-        assert_eq!(run_text(&mixed), Some(&mixed[..mixed.len() - 2]));
+        assert_eq!(run_text(&mixed), Some(&mixed[..]));
         let cjk = "漢字かな表示".repeat(6);
         assert_eq!(run_text(cjk.as_bytes()), Some(cjk.as_bytes()));
         // DEL and 0xff (never UTF-8) end a run as controls do.
@@ -280,12 +332,22 @@ mod tests {
     }
 
     #[test]
-    fn c1_controls_are_split_off() {
-        assert_eq!(split_at_c1("abc"), ("abc", ""));
-        assert_eq!(split_at_c1("ab\u{85}cd"), ("ab", "\u{85}"));
-        assert_eq!(split_at_c1("\u{9f}"), ("", "\u{9f}"));
+    fn c1_controls_and_line_ends_are_split_off() {
+        assert_eq!(split_at_control("abc"), ("abc", ""));
+        assert_eq!(split_at_control("ab\u{85}cd"), ("ab", "\u{85}"));
+        assert_eq!(split_at_control("\u{9f}"), ("", "\u{9f}"));
         // Other characters led by 0xc2 are text.
-        assert_eq!(split_at_c1("\u{a0}é\u{bf}"), ("\u{a0}é\u{bf}", ""));
-        assert_eq!(split_at_c1("\u{a9}\u{80}x"), ("\u{a9}", "\u{80}"));
+        assert_eq!(split_at_control("\u{a0}é\u{bf}"), ("\u{a0}é\u{bf}", ""));
+        assert_eq!(split_at_control("\u{a9}\u{80}x"), ("\u{a9}", "\u{80}"));
+        assert_eq!(split_at_control("漢\r\n\r字"), ("漢", "\r\n\r"));
+        assert_eq!(split_at_control("\n\u{85}"), ("", "\n"));
+    }
+
+    #[test]
+    fn the_lines_extent_goes_over_line_ends() {
+        assert_eq!(lines_extent(b"ab\r\ncd\n\x1b[m"), (7, true));
+        assert_eq!(lines_extent("ab\n\r漢\t".as_bytes()), (7, false));
+        assert_eq!(lines_extent(b"\r\n"), (2, true));
+        assert_eq!(lines_extent(b"\x07ab"), (0, true));
     }
 }
