@@ -332,6 +332,24 @@ fn short_lines_take_the_fast_path() {
     assert_same_bytes_fast(mixed.repeat(20).as_bytes(), 1000);
 }
 
+/// A run whose last character is followed by many line ends, vte known to be in ground: left
+/// to the caller with its line ends, it was found again as a run, for ever (the `feed` fuzz
+/// target found the loop; the seed `regress-line-ends-run-loops`). Were it back, the feed
+/// would not return: the test fails after a minute rather than wait for ever.
+#[test]
+fn a_run_ending_in_many_line_ends_is_taken_once() {
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let bytes = format!("{}\r\nx{}", "a".repeat(40), "\n".repeat(40));
+        assert_same_bytes(bytes.as_bytes());
+        assert_same_bytes(format!("{bytes}\x1b[2b").as_bytes());
+        done.send(()).expect("the test waits");
+    });
+    finished
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("the feed returned (a panic above, or a loop if it timed out)");
+}
+
 #[test]
 fn text_beyond_ascii_takes_the_fast_path() {
     // Two lines of CJK, emoji and accents, the first wrapping a wide character at the margin

@@ -332,41 +332,57 @@ impl Feeder {
 
     /// [`take_run`](Self::take_run) for a run of printable ASCII and line ends, which starts
     /// with a character: the lines are written a row segment at a time and their ends executed
-    /// between them, with no call into vte; the run's last character (and the line ends after
-    /// it) is left for vte, as [`take_text`](Self::take_text) leaves it.
+    /// between them, with no call into vte. The run's last character goes to vte, as
+    /// [`take_text`](Self::take_text) leaves it; when line ends follow it, it goes here and they
+    /// after it (left to the caller, a run of one character and many line ends would be found
+    /// again and again: the `feed` fuzz target found the loop).
     #[inline(always)]
     fn take_ascii_lines<L: EventListener>(&mut self, term: &mut Term<L>, run: &[u8]) -> usize {
         let last = run
             .iter()
             .rposition(|&b| !runs::is_line_end(b))
             .expect("a run starts with a character");
-        let (body, rest) = run.split_at(last);
-        let Some(line_end) = memchr::memchr2(b'\r', b'\n', body) else {
-            // One line, as most long lines are: no line end before the last character, whose
-            // line ends are left for vte with it.
+        let (body, ends) = (&run[..last], &run[last + 1..]);
+        let left = match memchr::memchr2(b'\r', b'\n', body) {
+            // One line, as most long lines are: no line end before the last character.
             // SAFETY: ASCII is UTF-8.
-            let text = unsafe { std::str::from_utf8_unchecked(&run[..=last]) };
-            return self.take_text(term, text, true).len() + rest.len() - 1;
+            None => self.take_text(
+                term,
+                unsafe { std::str::from_utf8_unchecked(&run[..=last]) },
+                true,
+            ),
+            Some(line_end) => {
+                // The first line, through the probe if vte is not known to be in ground yet.
+                // SAFETY: ASCII is UTF-8.
+                let first = unsafe { std::str::from_utf8_unchecked(&body[..line_end]) };
+                let left = self.take_text(term, first, true);
+                if !self.in_ground {
+                    // The probe found vte inside a sequence: the rest of the run goes to it.
+                    self.parse_unknown(term, &run[line_end..]);
+                    return 0;
+                }
+                self.parse(term, left.as_bytes());
+                let after = &body[line_end..];
+                if ascii::can_write(term, self.mirror.active_charset)
+                    && !self.mirror.marks_pending()
+                {
+                    self.write_lines(term, after);
+                    self.fast_path_bytes += after.len() as u64;
+                } else {
+                    self.parse(term, after);
+                }
+                // SAFETY: ASCII is UTF-8.
+                unsafe { std::str::from_utf8_unchecked(&run[last..=last]) }
+            }
         };
-        // The first line, through the probe if vte is not known to be in ground yet.
-        // SAFETY: ASCII is UTF-8.
-        let first = unsafe { std::str::from_utf8_unchecked(&body[..line_end]) };
-        let after = &body[line_end..];
-        let left = self.take_text(term, first, true);
-        if !self.in_ground {
-            // The probe found vte inside a sequence: the rest of the run goes to it too.
-            self.parse_unknown(term, &run[line_end..]);
-            return 0;
+        if ends.is_empty() {
+            return left.len();
         }
         self.parse(term, left.as_bytes());
-        if ascii::can_write(term, self.mirror.active_charset) && !self.mirror.marks_pending() {
-            self.write_lines(term, after);
-            self.fast_path_bytes += after.len() as u64;
-        } else {
-            self.parse(term, after);
-        }
-        rest.len()
+        self.execute_line_ends(term, ends);
+        0
     }
+
     /// Writes `text`, printable ASCII and line ends, vte being in ground: each line a row
     /// segment at a time ([`ascii::write`]), each line end as vte would execute it.
     #[inline(always)]
@@ -401,12 +417,20 @@ impl Feeder {
     /// vte is known to be in ground (they keep it there), through vte otherwise; C1 controls
     /// through vte, after which its state is not known.
     fn execute<L: EventListener>(&mut self, term: &mut Term<L>, control: &str) {
-        if !runs::is_line_end(control.as_bytes()[0]) {
-            self.parse_unknown(term, control.as_bytes());
-        } else if self.in_ground {
-            self.end_lines(term, control.as_bytes());
+        if runs::is_line_end(control.as_bytes()[0]) {
+            self.execute_line_ends(term, control.as_bytes());
         } else {
-            self.parse(term, control.as_bytes());
+            self.parse_unknown(term, control.as_bytes());
+        }
+    }
+
+    /// Executes `ends` (CRs and LFs) directly when vte is known to be in ground, which they
+    /// keep it in, and through vte otherwise.
+    fn execute_line_ends<L: EventListener>(&mut self, term: &mut Term<L>, ends: &[u8]) {
+        if self.in_ground {
+            self.end_lines(term, ends);
+        } else {
+            self.parse(term, ends);
         }
     }
 
