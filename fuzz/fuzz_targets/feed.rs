@@ -1,6 +1,7 @@
 //! The byte stream through Sluice's feed (vte with the fast path and the output caps), the
-//! Term and a snapshot, against vte and `Term` alone fed the same pieces: no panic, and the
-//! same terminal (within the combining-mark cap), as tests/feed.rs checks on random streams.
+//! Term and a snapshot, against vte driving the same `Handler` without the feed
+//! (`sluice_term::testing::Reference`) fed the same pieces: no panic, and the same terminal,
+//! as tests/feed.rs checks on random streams.
 //!
 //! Input: two bytes choose the size (2–81 columns, 1–25 rows), two more seed where the rest is
 //! cut into pieces (as PTY reads cut output anywhere).
@@ -10,9 +11,8 @@
 use alacritty_terminal::event::VoidListener;
 use alacritty_terminal::term::test::TermSize;
 use alacritty_terminal::term::{Config, Term};
-use alacritty_terminal::vte::ansi::{Processor, StdSyncHandler};
 use libfuzzer_sys::fuzz_target;
-use sluice_term::testing::{advance_vte, first_difference, term_state};
+use sluice_term::testing::{Reference, first_difference, term_state};
 use sluice_term::{Replay, Snapshot, limits};
 
 const HISTORY: usize = 50;
@@ -29,7 +29,7 @@ fuzz_target!(|data: &[u8]| {
         ..Config::default()
     };
     let mut plain = Term::new(config, &TermSize::new(cols, rows), VoidListener);
-    let mut processor: Processor<StdSyncHandler> = Processor::new();
+    let mut reference = Reference::new();
     let mut snapshot = Snapshot::default();
     let mut seed = u16::from_le_bytes([*s0, *s1]) as usize | 1;
     let mut rest = bytes;
@@ -38,7 +38,7 @@ fuzz_target!(|data: &[u8]| {
         let cut = rest.len().min(1 + seed % 97);
         let (piece, tail) = rest.split_at(cut);
         replay.feed(piece);
-        advance_vte(&mut processor, &mut plain, piece);
+        reference.advance(&mut plain, piece);
         // The snapshot takes (and resets) the damage on Sluice's side, as each frame does;
         // the plain side's is reset with it, so the damage compared is the last piece's.
         replay.update_snapshot(&mut snapshot);

@@ -30,7 +30,7 @@ macro_rules! forward {
     };
 }
 
-pub(super) struct Forward<'a, L: EventListener> {
+pub(crate) struct Forward<'a, L: EventListener> {
     term: &'a mut Term<L>,
     mirror: &'a mut Mirror,
     watched: Option<char>,
@@ -38,7 +38,7 @@ pub(super) struct Forward<'a, L: EventListener> {
 }
 
 impl<'a, L: EventListener> Forward<'a, L> {
-    pub(super) fn new(term: &'a mut Term<L>, mirror: &'a mut Mirror) -> Self {
+    pub(crate) fn new(term: &'a mut Term<L>, mirror: &'a mut Mirror) -> Self {
         Self {
             term,
             mirror,

@@ -12,10 +12,9 @@
 //!   printable ASCII a row segment at a time ([`ascii`]), other characters one at a time
 //!   ([`unicode`]), where a character's cells are a plain overwrite. A run goes on over line
 //!   ends (CR, LF), which are executed through the calls vte would make, so that short lines
-//!   take the fast path too. Everything else still goes
-//!   through vte and `Term`, so escape sequences, combining marks, wide characters that wrap
-//!   or overwrite half of another, insert mode, charsets and wrapping behave exactly as
-//!   alacritty_terminal defines them.
+//!   take the fast path too. Everything else still goes through vte and `Term`, so escape
+//!   sequences, combining marks, wide characters that wrap or overwrite half of another,
+//!   insert mode, charsets and wrapping behave exactly as alacritty_terminal defines them.
 //! - Each line feed prefetches the scrollback row that a later line feed will recycle
 //!   ([`ascii::prefetch_recycled_row`]), so the reset finds it in cache.
 //!
@@ -33,7 +32,7 @@
 //! the plain side compared within the combining-mark cap.
 
 mod ascii;
-mod forward;
+pub(crate) mod forward;
 pub(crate) mod limits;
 mod osc7;
 pub(crate) mod prescan;
@@ -297,8 +296,8 @@ impl Feeder {
     /// to vte: bytes that are not UTF-8 (vte prints U+FFFD, or keeps an unfinished character
     /// for the next call) and C1 controls (which vte executes). Returns how many bytes at the
     /// run's end are left for the caller to give vte with what follows: its last character,
-    /// when the run ends in text, or the last character and the line ends after it. `ascii`
-    /// says that the run is all ASCII. All the rest is taken, so hostile output cannot make the
+    /// when the run ends in text (never line ends: see
+    /// [`take_ascii_lines`](Self::take_ascii_lines)). `ascii` says that the run is all ASCII. All the rest is taken, so hostile output cannot make the
     /// search go over the same bytes twice.
     // Inlined, with `take_text`: out of line, the two cost plain lines 7-10% (`parse-ratio 5 8
     // plain`, interleaved with the build before them).

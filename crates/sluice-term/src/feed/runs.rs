@@ -18,7 +18,8 @@ use std::ops::Range;
 ///
 /// Short runs between SGR sequences (the color and progress payloads) lose at 8; from 32 up the
 /// differences are within this machine's noise, and 32 still takes a typical log line. A run
-/// with characters beyond ASCII must have this many characters, not only bytes.
+/// with characters beyond ASCII must have this many characters, not only bytes; its line ends
+/// (CR, LF) count as characters, so that a stretch of short lines is a run.
 const MIN_RUN: usize = 32;
 
 const ESC: u8 = 0x1b;
