@@ -4,7 +4,6 @@
 use alacritty_terminal::event::EventListener;
 use alacritty_terminal::grid::Dimensions;
 use alacritty_terminal::index::Line;
-
 use alacritty_terminal::term::{Term, TermDamage};
 use alacritty_terminal::vte::ansi::{Handler, Processor, StdSyncHandler};
 
