@@ -42,6 +42,9 @@ pub(crate) struct X11Presenter {
     pending: Option<u64>,
     /// The colour the GC fills with.
     fill: Option<Rgb>,
+    /// Where rows are copied to go over the socket when the server cannot map a frame (no
+    /// MIT-SHM): kept, so that each frame's rows do not allocate.
+    socket_rows: Vec<u8>,
 }
 
 impl X11Presenter {
@@ -93,6 +96,7 @@ impl X11Presenter {
             depth,
             shm,
             segments: HashMap::new(),
+            socket_rows: Vec::new(),
             pending: None,
             fill: None,
         })
@@ -210,7 +214,7 @@ impl X11Presenter {
         // Over the socket, in requests the server accepts (each line is 4 bytes a pixel).
         let line_bytes = width as usize * 4;
         let most = (self.conn.maximum_request_bytes().saturating_sub(64) / line_bytes).max(1);
-        let mut data = Vec::with_capacity(line_bytes * (lines as usize).min(most));
+        let mut data = std::mem::take(&mut self.socket_rows);
         for first in (0..lines).step_by(most) {
             let count = (lines - first).min(most as u32);
             data.clear();
@@ -235,6 +239,7 @@ impl X11Presenter {
                 )
                 .map(|c| c.ignore_error());
         }
+        self.socket_rows = data;
     }
 
     /// The segment `frame` is attached as, attaching it the first time.
