@@ -389,10 +389,7 @@ impl Feeder {
         while !text.is_empty() {
             let line = memchr::memchr2(b'\r', b'\n', text).unwrap_or(text.len());
             ascii::write(term, &text[..line]);
-            let ends = text[line..]
-                .iter()
-                .take_while(|&&b| runs::is_line_end(b))
-                .count();
+            let ends = runs::line_ends(&text[line..]);
             self.end_lines(term, &text[line..line + ends]);
             text = &text[line + ends..];
         }

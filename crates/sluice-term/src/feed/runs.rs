@@ -67,11 +67,7 @@ pub(super) fn next_run(bytes: &[u8]) -> Option<Run> {
         let text_start = if start > 0 && bytes[start - 1] == ESC {
             let after = after_escape(&bytes[start..end]).map_or(end, |n| start + n);
             // A run starts on a character, which the probe can print.
-            after
-                + bytes[after..end]
-                    .iter()
-                    .take_while(|&&b| is_line_end(b))
-                    .count()
+            after + line_ends(&bytes[after..end])
         } else {
             start
         };
@@ -98,6 +94,12 @@ pub(super) fn is_line_end(byte: u8) -> bool {
     byte == b'\r' || byte == b'\n'
 }
 
+/// How many line ends `bytes` starts with.
+#[inline(always)]
+pub(super) fn line_ends(bytes: &[u8]) -> usize {
+    bytes.iter().take_while(|&&b| is_line_end(b)).count()
+}
+
 /// How many bytes at the start of `bytes` are text bytes or line ends, and whether they are
 /// all ASCII: a run goes on from one line to the next.
 ///
@@ -108,7 +110,7 @@ pub(super) fn is_line_end(byte: u8) -> bool {
 pub(super) fn lines_extent(bytes: &[u8]) -> (usize, bool) {
     let (mut len, mut ascii) = text_extent(bytes);
     loop {
-        let ends = bytes[len..].iter().take_while(|&&b| is_line_end(b)).count();
+        let ends = line_ends(&bytes[len..]);
         if ends == 0 {
             return (len, ascii);
         }
@@ -178,7 +180,7 @@ pub(super) fn split_at_control(text: &str) -> (&str, &str) {
     while let Some(at) = memchr::memchr3(0xc2, b'\r', b'\n', &bytes[from..]) {
         let at = from + at;
         if is_line_end(bytes[at]) {
-            let ends = bytes[at..].iter().take_while(|&&b| is_line_end(b)).count();
+            let ends = line_ends(&bytes[at..]);
             return (&text[..at], &text[at..at + ends]);
         }
         if bytes.get(at + 1).is_some_and(|&b| b <= 0x9f) {
