@@ -128,7 +128,7 @@ pub(super) fn lines_extent(bytes: &[u8]) -> (usize, bool) {
 /// with the search's back-off and the longer [`MIN_RUN`], which between them took the
 /// SGR-heavy payloads from 0.83–0.94 of vte alone to 0.97–1.09; they were not measured apart.)
 #[inline(always)]
-pub(super) fn text_extent(bytes: &[u8]) -> (usize, bool) {
+fn text_extent(bytes: &[u8]) -> (usize, bool) {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let mut chunks = bytes.chunks_exact(8);
