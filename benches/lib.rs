@@ -4,4 +4,4 @@
 pub mod frames;
 pub mod measure;
 
-pub use sluice_bench::payload::{PAYLOADS, payload};
+pub use sluice_bench::payload::{PAYLOADS, as_the_pty_delivers, payload};

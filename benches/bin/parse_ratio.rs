@@ -13,7 +13,7 @@ use alacritty_terminal::term::test::TermSize;
 use alacritty_terminal::term::{Config, Term};
 use alacritty_terminal::vte::ansi::{Processor, StdSyncHandler};
 use sluice_benches::measure::{cpu_time, median};
-use sluice_benches::{PAYLOADS, payload};
+use sluice_benches::{PAYLOADS, as_the_pty_delivers, payload};
 use sluice_term::{Feeder, MAX_LOCK_SLICE};
 
 /// A 160×50 terminal with `history` lines of scrollback, filled once so that every round
@@ -35,21 +35,6 @@ fn timed(bytes: &[u8], mut parse: impl FnMut(&[u8])) -> f64 {
         parse(slice);
     }
     cpu_time(false) - started
-}
-
-/// `bytes` with each `\n` made `\r\n`, as the PTY's line discipline (ONLCR) delivers a
-/// program's output to the terminal. (Before 2026-12-03 the payloads went in raw, so each line
-/// of `plain` began where the last ended and wrapped; figures in docs/performance.md from then
-/// on are for the cooked bytes.)
-fn as_the_pty_delivers(bytes: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 8);
-    for &byte in bytes {
-        if byte == b'\n' {
-            out.push(b'\r');
-        }
-        out.push(byte);
-    }
-    out
 }
 
 fn main() {

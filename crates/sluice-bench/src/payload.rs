@@ -49,6 +49,22 @@ pub fn payload(name: &str, len: usize) -> Option<Vec<u8>> {
     Some(out.into_bytes())
 }
 
+/// `bytes` with each `\n` made `\r\n`, as the PTY's line discipline (`ONLCR`) delivers a
+/// program's output to its terminal. Payloads are built with bare `\n`, as programs write
+/// them; `sluice-bench write` and the compare probe leave the conversion to the kernel, and
+/// `parse-ratio`, which feeds a parser directly, does it here. (Before 2026-12-03 the probe and
+/// `parse-ratio` passed bare line feeds on, so each line began where the last ended.)
+pub fn as_the_pty_delivers(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 8);
+    for &byte in bytes {
+        if byte == b'\n' {
+            out.push(b'\r');
+        }
+        out.push(byte);
+    }
+    out
+}
+
 const WORDS: &[&str] = &[
     "bundle",
     "transform",
@@ -200,6 +216,12 @@ mod tests {
         assert!(lines.iter().all(|l| (1..=24).contains(&l.len())));
         let mean = (p.len() - lines.len()) as f64 / lines.len() as f64;
         assert!((10.0..15.0).contains(&mean), "{mean}");
+    }
+
+    #[test]
+    fn the_pty_delivers_each_line_feed_after_a_carriage_return() {
+        assert_eq!(as_the_pty_delivers(b"a\nb\r\n\n"), b"a\r\nb\r\r\n\r\n");
+        assert_eq!(as_the_pty_delivers(b""), b"");
     }
 
     #[test]

@@ -144,6 +144,76 @@ fn write_reports_after_leaving_the_alternate_screen() {
     assert_eq!(json[0]["bytes"], 262_200);
 }
 
+/// The compare probe, driven over its socket on a bare PTY: a payload reaches the terminal as
+/// a program's output does, through `ONLCR` (`\r\n`) on the primary screen, and the probe's own
+/// screen (the alternate one) comes back after it.
+#[test]
+fn the_probe_writes_a_payload_as_a_program_does() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::os::unix::net::UnixListener;
+
+    let dir = std::env::temp_dir().join(format!("sluice-probe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let socket = dir.join("probe.sock");
+    let listener = UnixListener::bind(&socket).unwrap();
+    let pair = native_pty_system()
+        .openpty(PtySize {
+            rows: 24,
+            cols: 80,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_sluice-bench"));
+    cmd.arg("window-probe");
+    cmd.arg("--socket");
+    cmd.arg(&socket);
+    let mut child = pair.slave.spawn_command(cmd).unwrap();
+    drop(pair.slave);
+    let mut reader = pair.master.try_clone_reader().unwrap();
+    let drain = std::thread::spawn(move || {
+        let mut output = Vec::new();
+        let _ = reader.read_to_end(&mut output);
+        output
+    });
+
+    let (stream, _) = listener.accept().unwrap();
+    let mut replies = BufReader::new(stream.try_clone().unwrap());
+    let mut driver = stream;
+    let mut line = String::new();
+    replies.read_line(&mut line).unwrap();
+    assert_eq!(line, "ready 24\n");
+    writeln!(driver, "write short 2000").unwrap();
+    line.clear();
+    replies.read_line(&mut line).unwrap();
+    assert!(line.starts_with("wrote "), "{line}");
+    writeln!(driver, "quit").unwrap();
+    assert!(child.wait().unwrap().success());
+    drop(pair.master);
+    let output = drain.join().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let payload = sluice_bench::payload::payload("short", 2000).unwrap();
+    let delivered = sluice_bench::payload::as_the_pty_delivers(&payload);
+    let at = output
+        .windows(delivered.len())
+        .position(|w| w == delivered.as_slice())
+        .expect("every line feed of the payload comes after a carriage return");
+    let find =
+        |needle: &[u8], within: &[u8]| within.windows(needle.len()).rposition(|w| w == needle);
+    let before = &output[..at];
+    let left = find(b"\x1b[?1049l", before).expect("the alternate screen is left first");
+    assert!(
+        find(b"\x1b[?1049h", before).is_none_or(|entered| entered < left),
+        "the payload is written on the primary screen"
+    );
+    let after = &output[at + delivered.len()..];
+    assert!(
+        find(b"\x1b[?1049h", after).is_some(),
+        "the probe's screen comes back"
+    );
+}
+
 #[test]
 fn bad_arguments_are_clear_errors() {
     let (code, _, stderr) = bench(&["reader", "--rate", "fast", "--", "true"]);

@@ -21,21 +21,19 @@ const FLOOD_CHUNK: usize = 16 * 1024;
 pub fn run(socket: &Path) -> anyhow::Result<()> {
     let stream = UnixStream::connect(socket).context("cannot reach the driver")?;
     let report = Arc::new(Mutex::new(stream.try_clone()?));
-    let saved = raw_mode()?;
+    let saved = raw_input_mode()?;
     let rows = rows();
     let out = Arc::new(Mutex::new(std::io::stdout()));
     // The alternate screen with the cursor hidden; row 1 is the marker's, rows 2 and below
     // scroll (DECSTBM) under the flood; the flood's cursor starts at the bottom. The marker
     // starts in START_MARK, for the driver to time the first frame by.
     let [r, g, b] = START_MARK;
+    // The marker as last painted: a payload leaves the probe's screen, which is drawn anew
+    // after it.
+    let mut painted = marker(r, g, b);
     write_all(
         &out,
-        format!(
-            "\x1b[?1049h\x1b[?25l\x1b[2J{}{}",
-            marker(r, g, b),
-            layout(rows)
-        )
-        .as_bytes(),
+        format!("\x1b[?25l{}", probe_screen(&painted, rows)).as_bytes(),
     )?;
     writeln!(report.lock().unwrap(), "ready {rows}")?;
 
@@ -49,6 +47,7 @@ pub fn run(socket: &Path) -> anyhow::Result<()> {
         match words.as_slice() {
             ["paint", r, g, b] => {
                 let marker = marker(r, g, b);
+                painted.clone_from(&marker);
                 let guard = out.lock().unwrap_or_else(|p| p.into_inner());
                 let ns = monotonic_ns();
                 let mut stdout = guard.lock();
@@ -60,7 +59,9 @@ pub fn run(socket: &Path) -> anyhow::Result<()> {
             }
             ["write", name, bytes] => {
                 let bytes: usize = bytes.parse().context("write: BYTES is not a number")?;
-                let result = with_screen(&out, rows, |stdout| write::measure(stdout, name, bytes))?;
+                let result = as_a_program(&out, &painted, rows, |stdout| {
+                    write::measure(stdout, name, bytes)
+                })?;
                 writeln!(
                     report.lock().unwrap(),
                     "wrote {} {} {}",
@@ -71,7 +72,9 @@ pub fn run(socket: &Path) -> anyhow::Result<()> {
             }
             ["build"] => {
                 let build = metro::Build::warm(metro::WARM_MODULES, Some(1));
-                let result = with_screen(&out, rows, |stdout| Ok(metro::run(&build, stdout)?))?;
+                let result = as_a_program(&out, &painted, rows, |stdout| {
+                    Ok(metro::run(&build, stdout)?)
+                })?;
                 writeln!(report.lock().unwrap(), "built {}", result.build_seconds)?;
             }
             ["flood", "on"] => flooding.store(true, Ordering::Relaxed),
@@ -101,17 +104,32 @@ fn layout(rows: u16) -> String {
     format!("\x1b[2;{rows}r\x1b[{rows};1H")
 }
 
-/// Runs `work` on the terminal, then puts back what a payload may have changed (attributes,
-/// the scroll region, the cursor) and clears the rows below the marker.
-fn with_screen<T>(
+/// The probe's own screen: the alternate screen, cleared, with the marker row painted and
+/// the flood's region below it.
+fn probe_screen(marker: &str, rows: u16) -> String {
+    format!("\x1b[?1049h\x1b[2J{marker}{}", layout(rows))
+}
+
+/// Runs `work` where a program's output goes: on the primary screen, from its top left,
+/// scrolling the whole screen into the terminal's scrollback. Then draws the probe's screen
+/// anew, with the marker as last painted.
+///
+/// Before 2026-12-03 payloads ran on the probe's screen, inside the flood's scroll region:
+/// every line feed at the bottom scrolled a region that starts at row 2, which no log does,
+/// and which some grids (alacritty_terminal's) do a row at a time, and no line went to the
+/// scrollback.
+fn as_a_program<T>(
     out: &Mutex<std::io::Stdout>,
+    marker: &str,
     rows: u16,
     work: impl FnOnce(&mut std::io::StdoutLock<'static>) -> anyhow::Result<T>,
 ) -> anyhow::Result<T> {
     let guard = out.lock().unwrap_or_else(|p| p.into_inner());
     let mut stdout = guard.lock();
+    write!(stdout, "\x1b[?1049l\x1b[0m\x1b[r\x1b[H\x1b[2J")?;
+    stdout.flush()?;
     let result = work(&mut stdout)?;
-    write!(stdout, "\x1b[0m\x1b[r\x1b[2;1H\x1b[J{}", layout(rows))?;
+    write!(stdout, "\x1b[0m\x1b[r{}", probe_screen(marker, rows))?;
     stdout.flush()?;
     Ok(result)
 }
@@ -177,8 +195,16 @@ fn rows() -> u16 {
     if ok && ws.ws_row > 0 { ws.ws_row } else { 24 }
 }
 
-/// Puts the terminal in raw mode (keys arrive byte by byte, unechoed); returns the old mode.
-fn raw_mode() -> anyhow::Result<libc::termios> {
+/// Puts the terminal's input in raw mode (keys arrive byte by byte, unechoed) and keeps its
+/// output processed, as Node's `setRawMode` does (libuv's `UV_TTY_MODE_RAW` sets `ONLCR` and
+/// leaves `OPOST` alone): a Metro dev server, which reads keys that way, prints its log lines
+/// through `ONLCR`, so each `\n` it writes reaches the terminal as `\r\n`. Returns the old
+/// mode.
+///
+/// Before 2026-12-03 the probe used `cfmakeraw`, which also clears `OPOST`: every payload
+/// line ended in a bare line feed, so the next began where the last ended and lines wrapped
+/// and stair-stepped as no program's output does.
+fn raw_input_mode() -> anyhow::Result<libc::termios> {
     // SAFETY: termios is plain data; tcgetattr fills it for fd 0.
     let mut saved: libc::termios = unsafe { std::mem::zeroed() };
     if unsafe { libc::tcgetattr(0, &mut saved) } != 0 {
@@ -191,12 +217,13 @@ fn raw_mode() -> anyhow::Result<libc::termios> {
     // SAFETY: cfmakeraw edits the copy; tcsetattr applies it to fd 0.
     unsafe {
         libc::cfmakeraw(&mut raw);
+        raw.c_oflag = saved.c_oflag | libc::OPOST | libc::ONLCR;
         libc::tcsetattr(0, libc::TCSANOW, &raw);
     }
     Ok(saved)
 }
 
 fn restore_mode(saved: &libc::termios) {
-    // SAFETY: restores the mode read by `raw_mode` on fd 0.
+    // SAFETY: restores the mode read by `raw_input_mode` on fd 0.
     unsafe { libc::tcsetattr(0, libc::TCSANOW, saved) };
 }
