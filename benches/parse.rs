@@ -1,6 +1,7 @@
 //! Parse throughput of the terminal core, per payload, in bytes per second.
 //!
-//! 160×50 grid, 10,000 lines of scrollback, fed in 64 KiB `advance` calls under the same
+//! 160×50 grid, 10,000 lines of scrollback, each payload as the PTY delivers it (`\r\n`, as
+//! `parse-ratio` feeds it), fed in 64 KiB `advance` calls under the same
 //! `FairMutex` the parser thread takes: what the parser thread does, minus the ring. Each
 //! payload is parsed twice in the same run: by Sluice's `Feeder` (vte with the fast path for
 //! printable ASCII, what the parser thread uses) and by vte and `Term` alone, the baseline.
@@ -11,7 +12,7 @@ use alacritty_terminal::sync::FairMutex;
 use alacritty_terminal::term::{Config, Term};
 use alacritty_terminal::vte::ansi::{Processor, StdSyncHandler};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use sluice_benches::{PAYLOADS, payload};
+use sluice_benches::{PAYLOADS, as_the_pty_delivers, payload};
 use sluice_term::Feeder;
 
 struct Size;
@@ -34,7 +35,7 @@ fn parse_throughput(c: &mut Criterion) {
     let mut group = c.benchmark_group("parse");
     group.sample_size(20);
     for name in PAYLOADS {
-        let bytes = payload(name, PAYLOAD_BYTES).expect("known payload");
+        let bytes = as_the_pty_delivers(&payload(name, PAYLOAD_BYTES).expect("known payload"));
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         let term = FairMutex::new(Term::new(Config::default(), &Size, VoidListener));
         let mut feeder = Feeder::new();
