@@ -4,7 +4,7 @@
 use std::io::Read;
 use std::process::Command;
 
-use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
 
 fn bench(args: &[&str]) -> (Option<i32>, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_sluice-bench"))
@@ -16,6 +16,26 @@ fn bench(args: &[&str]) -> (Option<i32>, String, String) {
         String::from_utf8_lossy(&out.stdout).into(),
         String::from_utf8_lossy(&out.stderr).into(),
     )
+}
+
+/// `sluice-bench ARGS` on a fresh PTY of `cols`×`rows`: the program, and the PTY's master
+/// (dropping it hangs the program up).
+fn bench_on_pty(
+    (cols, rows): (u16, u16),
+    args: &[&str],
+) -> (Box<dyn Child + Send + Sync>, Box<dyn MasterPty + Send>) {
+    let pair = native_pty_system()
+        .openpty(PtySize {
+            rows,
+            cols,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_sluice-bench"));
+    cmd.args(args);
+    let child = pair.slave.spawn_command(cmd).unwrap();
+    (child, pair.master)
 }
 
 /// A program that writes 300 KB, far more than a PTY buffers, then exits.
@@ -106,19 +126,11 @@ fn metro_sim_reports_its_writes_on_stderr() {
 
 #[test]
 fn write_reports_after_leaving_the_alternate_screen() {
-    let pair = native_pty_system()
-        .openpty(PtySize {
-            rows: 40,
-            cols: 120,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .unwrap();
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_sluice-bench"));
-    cmd.args(["write", "--payload", "plain", "--bytes", "256K", "--json"]);
-    let mut child = pair.slave.spawn_command(cmd).unwrap();
-    drop(pair.slave);
-    let mut reader = pair.master.try_clone_reader().unwrap();
+    let (mut child, master) = bench_on_pty(
+        (120, 40),
+        &["write", "--payload", "plain", "--bytes", "256K", "--json"],
+    );
+    let mut reader = master.try_clone_reader().unwrap();
     let mut output = Vec::new();
     let mut buf = [0u8; 65536];
     loop {
@@ -156,21 +168,11 @@ fn the_probe_writes_a_payload_as_a_program_does() {
     std::fs::create_dir_all(&dir).unwrap();
     let socket = dir.join("probe.sock");
     let listener = UnixListener::bind(&socket).unwrap();
-    let pair = native_pty_system()
-        .openpty(PtySize {
-            rows: 24,
-            cols: 80,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .unwrap();
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_sluice-bench"));
-    cmd.arg("window-probe");
-    cmd.arg("--socket");
-    cmd.arg(&socket);
-    let mut child = pair.slave.spawn_command(cmd).unwrap();
-    drop(pair.slave);
-    let mut reader = pair.master.try_clone_reader().unwrap();
+    let (mut child, master) = bench_on_pty(
+        (80, 24),
+        &["window-probe", "--socket", socket.to_str().unwrap()],
+    );
+    let mut reader = master.try_clone_reader().unwrap();
     let drain = std::thread::spawn(move || {
         let mut output = Vec::new();
         let _ = reader.read_to_end(&mut output);
@@ -189,7 +191,7 @@ fn the_probe_writes_a_payload_as_a_program_does() {
     assert!(line.starts_with("wrote "), "{line}");
     writeln!(driver, "quit").unwrap();
     assert!(child.wait().unwrap().success());
-    drop(pair.master);
+    drop(master);
     let output = drain.join().unwrap();
     let _ = std::fs::remove_dir_all(&dir);
 
