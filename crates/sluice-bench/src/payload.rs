@@ -52,7 +52,7 @@ pub fn payload(name: &str, len: usize) -> Option<Vec<u8>> {
 /// `bytes` with each `\n` made `\r\n`, as the PTY's line discipline (`ONLCR`) delivers a
 /// program's output to its terminal. Payloads are built with bare `\n`, as programs write
 /// them; `sluice-bench write` and the compare probe leave the conversion to the kernel, and
-/// `parse-ratio`, which feeds a parser directly, does it here. (Before 2026-12-03 the probe and
+/// what feeds a parser directly (`parse-ratio`, the criterion `parse` bench) does it here. (Before 2026-12-03 the probe and
 /// `parse-ratio` passed bare line feeds on, so each line began where the last ended.)
 pub fn as_the_pty_delivers(bytes: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 8);
