@@ -80,10 +80,111 @@ fn unicode_text(rng: &mut Rng, len: usize) -> Vec<u8> {
     out
 }
 
+/// An SGR of up to five parameters: the forms the feed executes itself and the ones it must
+/// leave to vte (an unknown code, a colour out of range or cut short, sub-parameters, more
+/// digits than any code, an empty parameter).
+fn sgr(rng: &mut Rng) -> Vec<u8> {
+    const CODES: &[&str] = &[
+        "",
+        "0",
+        "1",
+        "2",
+        "3",
+        "4",
+        "5",
+        "7",
+        "8",
+        "9",
+        "21",
+        "22",
+        "24",
+        "27",
+        "29",
+        "31",
+        "37",
+        "39",
+        "42",
+        "49",
+        "59",
+        "93",
+        "104",
+        "53",
+        "38;5;300",
+        "38;2;1",
+        "4:3",
+        "38:2::1:2:3",
+        "0001",
+        "38;7",
+    ];
+    let params: Vec<String> = (0..rng.below(6))
+        .map(|_| match rng.below(CODES.len() + 4) {
+            n if n < CODES.len() => CODES[n].to_string(),
+            n if n == CODES.len() => format!("38;5;{}", rng.below(256)),
+            n if n == CODES.len() + 1 => format!("48;5;{}", rng.below(256)),
+            n if n == CODES.len() + 2 => format!("58;5;{}", rng.below(256)),
+            _ => format!(
+                "{};2;{};{};{}",
+                [38, 48, 58][rng.below(3)],
+                rng.below(256),
+                rng.below(256),
+                rng.below(256)
+            ),
+        })
+        .collect();
+    format!("\x1b[{}m", params.join(";")).into_bytes()
+}
+
+/// Output that colours and places what it prints (compilers, loggers, progress bars, `ls
+/// --color`): short words between SGRs, now and then another sequence (cursor motion, erase,
+/// insert and delete lines, save and restore, a charset, REP, a private mode) or a line end.
+fn coloured_words(rng: &mut Rng, rows: usize, cols: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    for _ in 0..rng.below(30) + 1 {
+        out.extend(sgr(rng));
+        let len = rng.below(9);
+        if rng.below(4) == 0 {
+            out.extend(unicode_text(rng, len));
+        } else {
+            out.extend(ascii_text(rng, len));
+        }
+        match rng.below(12) {
+            0 => out.extend_from_slice(b"\r\n"),
+            1 => out.extend(format!("\x1b[{}K", rng.below(3)).bytes()),
+            2 => out.extend(format!("\x1b[{}A\r", rng.below(3)).bytes()),
+            3 => {
+                out.extend(format!("\x1b[{};{}H", rng.below(rows) + 1, rng.below(cols) + 1).bytes())
+            }
+            4 => out.extend_from_slice(if rng.below(2) == 0 {
+                b"\x1b[L"
+            } else {
+                b"\x1b[2M"
+            }),
+            5 => out.extend_from_slice(if rng.below(2) == 0 {
+                b"\x1b7"
+            } else {
+                b"\x1b8"
+            }),
+            6 => out.extend_from_slice(if rng.below(2) == 0 {
+                b"\x1b(0"
+            } else {
+                b"\x1b(B"
+            }),
+            7 => out.extend(format!("\x1b[{}b", rng.below(5) + 1).bytes()),
+            8 => out.extend_from_slice(if rng.below(2) == 0 {
+                b"\x1b[?25l"
+            } else {
+                b"\x1b[4l"
+            }),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// One piece of a test stream.
 fn piece(rng: &mut Rng, cols: usize, rows: usize) -> Vec<u8> {
     let mut out = Vec::new();
-    match rng.below(25) {
+    match rng.below(28) {
         0..=5 => {
             let len = rng.below(cols * 2 + 100);
             out.extend(ascii_text(rng, len));
@@ -171,6 +272,7 @@ fn piece(rng: &mut Rng, cols: usize, rows: usize) -> Vec<u8> {
                 out.extend_from_slice(ENDS[rng.below(ENDS.len())]);
             }
         }
+        23..=25 => out.extend(coloured_words(rng, rows, cols)),
         _ => {
             let len = rng.below(cols * 3 + 100);
             out.extend(unicode_text(rng, len));
@@ -227,6 +329,10 @@ fn assert_same(seed: u64, cols: usize, rows: usize, scrollback: usize) {
     assert!(
         feeder.fast_path_bytes() > 0,
         "seed {seed}: the fast path never ran"
+    );
+    assert!(
+        feeder.escapes_executed() > 0,
+        "seed {seed}: the feed executed no escape sequence itself"
     );
 }
 

@@ -15,6 +15,10 @@
 //!   take the fast path too. Everything else still goes through vte and `Term`, so escape
 //!   sequences, combining marks, wide characters that wrap or overwrite half of another,
 //!   insert mode, charsets and wrapping behave exactly as alacritty_terminal defines them.
+//! - Between runs, while vte is known to be in ground, an SGR of plain decimal parameters is
+//!   executed here ([`escapes`]), text as short as a word takes the fast path, and every other
+//!   whole escape sequence goes to vte on its own, after which vte is in ground again: output
+//!   that colours or places its text every few characters no longer goes through vte whole.
 //! - Each line feed prefetches the scrollback row that a later line feed will recycle
 //!   ([`ascii::prefetch_recycled_row`]), so the reset finds it in cache.
 //!
@@ -32,6 +36,7 @@
 //! the plain side compared within the combining-mark cap.
 
 mod ascii;
+mod escapes;
 pub(crate) mod forward;
 pub(crate) mod limits;
 mod osc7;
@@ -45,19 +50,23 @@ use alacritty_terminal::event::EventListener;
 use alacritty_terminal::term::Term;
 use alacritty_terminal::vte::ansi::{Handler, Processor, StdSyncHandler};
 
+use self::escapes::Escape;
 use self::forward::Forward;
 use self::limits::Mirror;
 use self::prescan::{Prescan, Step};
+
+const ESC: u8 = 0x1b;
 
 /// How many bytes are searched for a run at a time.
 const SCAN_WINDOW: usize = 4096;
 
 /// After this many windows in a row without a run, the search backs off the longest.
 ///
-/// Output made of escape sequences (a colour per character, CJK text) has no runs worth taking,
-/// and searching all of it cost the "dense" payload 9–12% of its parse rate (`parse-ratio 9 4
+/// Output made of escape sequences (a colour per character, CJK text) has no runs worth taking
+/// (it is parsed a sequence and a word at a time instead: [`Feeder::parse_between_runs`]), and
+/// searching all of it cost the "dense" payload 9–12% of its parse rate (`parse-ratio 9 4
 /// dense`: 0.91 and 0.88 of vte alone, against 0.96 and 0.99 with the back-off). Each window
-/// without a run lets the next `misses × SCAN_WINDOW` bytes go to vte unsearched, so such output
+/// without a run lets the next `misses × SCAN_WINDOW` bytes be parsed unsearched, so such output
 /// is searched a ninth of the time at most, and plain text is found again within 32 KiB of its
 /// start.
 const MAX_MISSES: usize = 8;
@@ -95,10 +104,11 @@ pub struct Feeder {
     prescan: Prescan,
     /// Windows in a row searched without finding a run.
     misses: usize,
-    /// Bytes still to go to vte without a search (see [`MAX_MISSES`]).
+    /// Bytes still to be parsed without a search for runs (see [`MAX_MISSES`]).
     unsearched: usize,
     /// Whether vte is known to be in its ground state: a probe or a run showed it, and only
-    /// bytes that keep it there have gone to vte since (see [`runs::keeps_ground`]).
+    /// bytes that keep it there have gone to vte since (see [`runs::keeps_ground`] and
+    /// [`escapes::Escape`]).
     in_ground: bool,
     /// The working directory the program last reported (OSC 7), not yet taken.
     reported_directory: Option<std::path::PathBuf>,
@@ -113,6 +123,8 @@ pub struct Feeder {
     /// Bytes written into the grid by the fast path, not through vte: what the differential
     /// tests check was exercised at all.
     fast_path_bytes: u64,
+    /// Escape sequences executed by the feed, not through vte (see [`escapes`]).
+    escapes_executed: u64,
 }
 
 impl Feeder {
@@ -123,6 +135,11 @@ impl Feeder {
     /// Bytes the fast path has written so far (the rest went through vte and `Term`).
     pub fn fast_path_bytes(&self) -> u64 {
         self.fast_path_bytes
+    }
+
+    /// Escape sequences the feed has executed itself so far (the rest went through vte).
+    pub fn escapes_executed(&self) -> u64 {
+        self.escapes_executed
     }
 
     /// The working directory the program reported (OSC 7) since the last call, if any.
@@ -255,20 +272,17 @@ impl Feeder {
         while !rest.is_empty() {
             if self.unsearched > 0 {
                 let (skipped, tail) = rest.split_at(rest.len().min(self.unsearched));
-                self.parse_unknown(term, skipped);
+                self.parse_between_runs(term, skipped);
                 self.unsearched -= skipped.len();
                 rest = tail;
                 continue;
             }
             let window = &rest[..rest.len().min(SCAN_WINDOW)];
             let Some(run) = runs::next_run(window) else {
-                if window.len() < SCAN_WINDOW {
-                    // The end of what has arrived (often the start of a line the next slice
-                    // finishes), not a sign that the output has no runs.
-                    self.in_ground &= runs::keeps_ground(window);
-                    self.parse(term, window);
-                } else {
-                    self.parse_unknown(term, window);
+                self.parse_between_runs(term, window);
+                if window.len() == SCAN_WINDOW {
+                    // Not merely the end of what has arrived (often the start of a line the
+                    // next slice finishes): output with no runs.
                     self.misses = (self.misses + 1).min(MAX_MISSES);
                     self.unsearched = self.misses * SCAN_WINDOW;
                 }
@@ -283,11 +297,87 @@ impl Feeder {
                 end += more;
                 ascii &= more_ascii;
             }
-            let before = &rest[..start];
-            self.in_ground &= runs::keeps_ground(before);
-            self.parse(term, before);
+            self.parse_between_runs(term, &rest[..start]);
             let left = self.take_run(term, &rest[start..end], ascii);
             rest = &rest[end - left..];
+        }
+    }
+
+    /// Parses `bytes`, in which no run was found or searched for, a piece at a time: text and
+    /// line ends through [`take_run`](Self::take_run), which writes all but a stretch's last
+    /// character itself once vte is known to be in ground; SGR executed here while it is
+    /// ([`escapes`]); every other escape sequence through vte whole, after which vte is in
+    /// ground again, so that the text after it needs no probe; other controls through vte.
+    ///
+    /// Output that colours or places what it prints (the color, progress, dense and scroll
+    /// payloads) sends an escape sequence every few characters; through vte whole, a
+    /// character of it cost a `Term::input` call and a byte of a sequence a step of vte's
+    /// state machine.
+    fn parse_between_runs<L: EventListener>(&mut self, term: &mut Term<L>, mut bytes: &[u8]) {
+        while let Some(&first) = bytes.first() {
+            let taken = match first {
+                ESC => self.take_escape(term, bytes),
+                b'\r' | b'\n' => {
+                    let ends = runs::line_ends(bytes);
+                    self.execute_line_ends(term, &bytes[..ends]);
+                    ends
+                }
+                _ if runs::is_text_byte(first) => {
+                    let (len, ascii) = runs::lines_extent(bytes);
+                    if self.in_ground && ascii && len == 1 {
+                        // One character (a space between two colours, say), which vte would be
+                        // given last anyway; printable ASCII keeps vte in ground.
+                        self.parse(term, &bytes[..1]);
+                    } else {
+                        let left = self.take_run(term, &bytes[..len], ascii);
+                        self.parse(term, &bytes[len - left..len]);
+                    }
+                    len
+                }
+                _ => {
+                    // C0 controls and DEL, executed or ignored, keep vte in ground; 0xff, never
+                    // UTF-8, is printed as U+FFFD, which is left to vte to say.
+                    let controls = bytes
+                        .iter()
+                        .take_while(|&&b| {
+                            b != ESC && !runs::is_line_end(b) && !runs::is_text_byte(b)
+                        })
+                        .count();
+                    let controls = &bytes[..controls];
+                    self.in_ground &= runs::keeps_ground(controls);
+                    self.parse(term, controls);
+                    controls.len()
+                }
+            };
+            bytes = &bytes[taken..];
+        }
+    }
+
+    /// Takes the escape sequence `bytes` starts with; returns its length. An SGR is executed
+    /// here when vte is known to be in ground; other whole sequences go to vte alone; the rest
+    /// (strings, sequences cut by the read or with a control inside) go to vte with what
+    /// follows up to the next ESC, after which vte's state is not known.
+    fn take_escape<L: EventListener>(&mut self, term: &mut Term<L>, bytes: &[u8]) -> usize {
+        match escapes::scan(bytes) {
+            Escape::Sgr(sgr, len) if self.in_ground => {
+                let mut forward = Forward::new(term, &mut self.mirror);
+                sgr.attrs(|attr| forward.terminal_attribute(attr));
+                self.escapes_executed += 1;
+                len
+            }
+            Escape::Sgr(_, len) | Escape::Whole(len) => {
+                self.parse(term, &bytes[..len]);
+                len
+            }
+            Escape::MayHoldBack(len) => {
+                self.parse_unknown(term, &bytes[..len]);
+                len
+            }
+            Escape::Other => {
+                let len = memchr::memchr(ESC, &bytes[1..]).map_or(bytes.len(), |at| at + 1);
+                self.parse_unknown(term, &bytes[..len]);
+                len
+            }
         }
     }
 

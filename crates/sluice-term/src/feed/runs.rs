@@ -27,7 +27,8 @@ const ESC: u8 = 0x1b;
 /// Whether `byte` can be part of text: printable ASCII, or a byte of a UTF-8 character (0xff
 /// never is). Whether the UTF-8 bytes really make characters, and which, is for [`split_at_c1`]
 /// and `str::utf8_chunks` to say once a run is found.
-fn is_text_byte(byte: u8) -> bool {
+#[inline(always)]
+pub(super) fn is_text_byte(byte: u8) -> bool {
     (0x20..0x7f).contains(&byte) || (0x80..0xff).contains(&byte)
 }
 

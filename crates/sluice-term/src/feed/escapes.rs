@@ -1,0 +1,347 @@
+//! Escape sequences met while vte is in its ground state: SGR executed by the feed, the rest
+//! measured so that vte can be given one whole sequence at a time.
+//!
+//! Output that colours its text (`ls --color`, compilers, test runners, loggers) sends an SGR
+//! every few characters. Through vte each costs its state machine a byte at a time and a
+//! `Vec` of attributes; `perf` on `parse-ratio 2 8 color` put 28% of the parse in vte's
+//! parser and its SGR mapping, and 20% in `Term::input` for the words between them, too short
+//! for a run ([`super::runs`]). [`scan`] reads an SGR whose parameters are plain decimal
+//! numbers into the same [`Attr`]s vte's `attrs_from_sgr_parameters` gives, and any other
+//! form (sub-parameters, an unknown code, a colour out of range) is left to vte whole, so
+//! that what vte does with the unusual stays its own.
+
+use alacritty_terminal::vte::ansi::{Attr, Color, NamedColor, Rgb};
+
+const ESC: u8 = 0x1b;
+
+/// The most parameters read from one SGR: a true-colour foreground and background is ten.
+const MAX_PARAMS: usize = 32;
+
+/// An escape sequence at the start of some bytes, vte being in its ground state.
+pub(super) enum Escape {
+    /// `CSI … m` that the feed executes, of this many bytes.
+    Sgr(Sgr, usize),
+    /// A whole sequence of this many bytes after which vte is back in ground, its own state
+    /// unchanged: a CSI or an escape that is not a string's start, with nothing inside that
+    /// vte executes on the way (a control) or starts over at (another ESC).
+    Whole(usize),
+    /// A CSI that may start a synchronized update (`CSI ? … h`), after which vte holds output
+    /// back: whole, of this many bytes, but vte's state after it is not known.
+    MayHoldBack(usize),
+    /// Anything else: a string (DCS, SOS, PM, APC), a sequence with a control inside, or one
+    /// not finished in these bytes.
+    Other,
+}
+
+/// The parameters of an SGR whose every code maps to an attribute.
+pub(super) struct Sgr {
+    values: [u16; MAX_PARAMS],
+    count: usize,
+}
+
+impl Sgr {
+    /// Gives `apply` the SGR's attributes in order, as vte's `attrs_from_sgr_parameters`
+    /// would; false, having stopped, at the first code that maps to none.
+    #[inline]
+    pub(super) fn attrs(&self, mut apply: impl FnMut(Attr)) -> bool {
+        let mut params = self.values[..self.count].iter().copied();
+        while let Some(code) = params.next() {
+            match attr(code, &mut params) {
+                Some(attr) => apply(attr),
+                None => return false,
+            }
+        }
+        true
+    }
+}
+
+/// What the escape sequence `bytes` starts with (`bytes[0]` is ESC) is, vte being in ground.
+#[inline]
+pub(super) fn scan(bytes: &[u8]) -> Escape {
+    debug_assert_eq!(bytes.first(), Some(&ESC));
+    match bytes.get(1) {
+        Some(b'[') => scan_csi(bytes),
+        Some(_) => scan_esc(bytes),
+        None => Escape::Other,
+    }
+}
+
+/// `ESC [` parameters (0x30–0x3F), intermediates (0x20–0x2F), a final (0x40–0x7E), read in
+/// one pass that also reads plain decimal parameters for an SGR.
+#[inline]
+fn scan_csi(bytes: &[u8]) -> Escape {
+    let mut sgr = Sgr {
+        values: [0; MAX_PARAMS],
+        count: 0,
+    };
+    // Whether the parameters so far are decimal numbers of at most three digits (which hold
+    // every code and colour; vte saturates longer ones at 65,535) separated by `;`.
+    let mut plain = true;
+    let (mut value, mut digits) = (0u16, 0);
+    let mut at = 2;
+    while let Some(&byte) = bytes.get(at) {
+        match byte {
+            b'0'..=b'9' if digits < 3 => {
+                value = value * 10 + u16::from(byte - b'0');
+                digits += 1;
+            }
+            // An empty parameter is 0, as in vte.
+            b';' if sgr.count + 1 < MAX_PARAMS => {
+                sgr.values[sgr.count] = value;
+                sgr.count += 1;
+                (value, digits) = (0, 0);
+            }
+            0x30..=0x3f => plain = false,
+            _ => break,
+        }
+        at += 1;
+    }
+    let params = at;
+    while bytes.get(at).is_some_and(|b| (0x20..=0x2f).contains(b)) {
+        at += 1;
+    }
+    let Some(&last) = bytes.get(at) else {
+        return Escape::Other;
+    };
+    if !(0x40..=0x7e).contains(&last) {
+        return Escape::Other;
+    }
+    let len = at + 1;
+    if last == b'm' && plain && at == params {
+        sgr.values[sgr.count] = value;
+        sgr.count += 1;
+        if sgr.attrs(|_| ()) {
+            return Escape::Sgr(sgr, len);
+        }
+    }
+    if last == b'h' && bytes[2..params].contains(&b'?') {
+        return Escape::MayHoldBack(len);
+    }
+    Escape::Whole(len)
+}
+
+/// `ESC`, intermediates (0x20–0x2F), a final (0x30–0x7E) that does not start a string (DCS
+/// `P`, SOS `X`, OSC `]`, PM `^`, APC `_`: the prescan holds OSC strings back, so one here is
+/// cut by a read) or a CSI.
+fn scan_esc(bytes: &[u8]) -> Escape {
+    let body = &bytes[1..];
+    let intermediates = body
+        .iter()
+        .take_while(|b| (0x20..=0x2f).contains(*b))
+        .count();
+    let Some(&last) = body.get(intermediates) else {
+        return Escape::Other;
+    };
+    let starts_string = intermediates == 0 && matches!(last, b'P' | b'X' | b']' | b'^' | b'_');
+    if (0x30..=0x7e).contains(&last) && !starts_string {
+        Escape::Whole(1 + intermediates + 1)
+    } else {
+        Escape::Other
+    }
+}
+
+/// The attribute of SGR code `code`, taking the parameters of a colour from `rest`, as
+/// vte's `attrs_from_sgr_parameters` maps it; `None` where vte sets no attribute.
+fn attr(code: u16, rest: &mut impl Iterator<Item = u16>) -> Option<Attr> {
+    Some(match code {
+        0 => Attr::Reset,
+        1 => Attr::Bold,
+        2 => Attr::Dim,
+        3 => Attr::Italic,
+        4 => Attr::Underline,
+        5 => Attr::BlinkSlow,
+        6 => Attr::BlinkFast,
+        7 => Attr::Reverse,
+        8 => Attr::Hidden,
+        9 => Attr::Strike,
+        21 => Attr::CancelBold,
+        22 => Attr::CancelBoldDim,
+        23 => Attr::CancelItalic,
+        24 => Attr::CancelUnderline,
+        25 => Attr::CancelBlink,
+        27 => Attr::CancelReverse,
+        28 => Attr::CancelHidden,
+        29 => Attr::CancelStrike,
+        30..=37 => Attr::Foreground(Color::Named(NAMED[usize::from(code - 30)])),
+        38 => Attr::Foreground(color(rest)?),
+        39 => Attr::Foreground(Color::Named(NamedColor::Foreground)),
+        40..=47 => Attr::Background(Color::Named(NAMED[usize::from(code - 40)])),
+        48 => Attr::Background(color(rest)?),
+        49 => Attr::Background(Color::Named(NamedColor::Background)),
+        58 => Attr::UnderlineColor(Some(color(rest)?)),
+        59 => Attr::UnderlineColor(None),
+        90..=97 => Attr::Foreground(Color::Named(NAMED[usize::from(code - 90) + 8])),
+        100..=107 => Attr::Background(Color::Named(NAMED[usize::from(code - 100) + 8])),
+        _ => return None,
+    })
+}
+
+/// `5;INDEX` or `2;R;G;B`, each within a byte.
+fn color(rest: &mut impl Iterator<Item = u16>) -> Option<Color> {
+    let mut byte = || rest.next().and_then(|v| u8::try_from(v).ok());
+    match byte()? {
+        5 => Some(Color::Indexed(byte()?)),
+        2 => Some(Color::Spec(Rgb {
+            r: byte()?,
+            g: byte()?,
+            b: byte()?,
+        })),
+        _ => None,
+    }
+}
+
+/// The sixteen named colours in SGR order: 30–37 and 40–47, then 90–97 and 100–107.
+const NAMED: [NamedColor; 16] = [
+    NamedColor::Black,
+    NamedColor::Red,
+    NamedColor::Green,
+    NamedColor::Yellow,
+    NamedColor::Blue,
+    NamedColor::Magenta,
+    NamedColor::Cyan,
+    NamedColor::White,
+    NamedColor::BrightBlack,
+    NamedColor::BrightRed,
+    NamedColor::BrightGreen,
+    NamedColor::BrightYellow,
+    NamedColor::BrightBlue,
+    NamedColor::BrightMagenta,
+    NamedColor::BrightCyan,
+    NamedColor::BrightWhite,
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn attrs(bytes: &[u8]) -> Option<Vec<Attr>> {
+        match scan(bytes) {
+            Escape::Sgr(sgr, len) => {
+                assert_eq!(len, bytes.len(), "{bytes:?}");
+                let mut attrs = Vec::new();
+                assert!(sgr.attrs(|attr| attrs.push(attr)));
+                Some(attrs)
+            }
+            _ => None,
+        }
+    }
+
+    fn length(bytes: &[u8]) -> Option<usize> {
+        match scan(bytes) {
+            Escape::Whole(len) => Some(len),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn sgrs_map_to_vtes_attributes() {
+        let rgb = |r, g, b| Color::Spec(Rgb { r, g, b });
+        let cases: &[(&[u8], Vec<Attr>)] = &[
+            (b"\x1b[m", vec![Attr::Reset]),
+            (b"\x1b[0m", vec![Attr::Reset]),
+            (b"\x1b[;1m", vec![Attr::Reset, Attr::Bold]),
+            (
+                b"\x1b[1;31;42m",
+                vec![
+                    Attr::Bold,
+                    Attr::Foreground(Color::Named(NamedColor::Red)),
+                    Attr::Background(Color::Named(NamedColor::Green)),
+                ],
+            ),
+            (
+                b"\x1b[97;107m",
+                vec![
+                    Attr::Foreground(Color::Named(NamedColor::BrightWhite)),
+                    Attr::Background(Color::Named(NamedColor::BrightWhite)),
+                ],
+            ),
+            (
+                b"\x1b[38;5;208m",
+                vec![Attr::Foreground(Color::Indexed(208))],
+            ),
+            (
+                b"\x1b[38;2;1;2;3;48;2;4;5;6m",
+                vec![
+                    Attr::Foreground(rgb(1, 2, 3)),
+                    Attr::Background(rgb(4, 5, 6)),
+                ],
+            ),
+            (
+                b"\x1b[58;5;1;59m",
+                vec![
+                    Attr::UnderlineColor(Some(Color::Indexed(1))),
+                    Attr::UnderlineColor(None),
+                ],
+            ),
+            (
+                b"\x1b[4;24;22;39;49m",
+                vec![
+                    Attr::Underline,
+                    Attr::CancelUnderline,
+                    Attr::CancelBoldDim,
+                    Attr::Foreground(Color::Named(NamedColor::Foreground)),
+                    Attr::Background(Color::Named(NamedColor::Background)),
+                ],
+            ),
+        ];
+        for (bytes, expected) in cases {
+            assert_eq!(attrs(bytes).as_ref(), Some(expected), "{bytes:?}");
+        }
+    }
+
+    #[test]
+    fn as_many_parameters_as_vte_keeps_are_read() {
+        let bytes = format!("\x1b[{}1m", "0;".repeat(MAX_PARAMS - 1));
+        let mut expected: Vec<Attr> = (1..MAX_PARAMS).map(|_| Attr::Reset).collect();
+        expected.push(Attr::Bold);
+        assert_eq!(attrs(bytes.as_bytes()), Some(expected));
+    }
+
+    #[test]
+    fn unusual_sgrs_are_left_to_vte_whole() {
+        for bytes in [
+            &b"\x1b[4:3m"[..],    // a sub-parameter
+            b"\x1b[38:2::1:2:3m", // colon colour
+            b"\x1b[53m",          // a code vte ignores
+            b"\x1b[38;5;256m",    // an index out of range
+            b"\x1b[38;2;1;2m",    // a colour cut short
+            b"\x1b[38;7;1m",      // no such colour space
+            b"\x1b[1000m",        // more digits than any code
+            b"\x1b[>4;1m",        // a private marker
+            b"\x1b[0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0m", // 33, more than vte keeps
+        ] {
+            assert!(attrs(bytes).is_none(), "{bytes:?}");
+            assert_eq!(length(bytes), Some(bytes.len()), "{bytes:?}");
+        }
+    }
+
+    #[test]
+    fn whole_sequences_are_measured_and_strings_are_not() {
+        let cases: &[(&[u8], Option<usize>)] = &[
+            (b"\x1b[2Kabc", Some(4)),
+            (b"\x1b[12;1Hx", Some(7)),
+            (b"\x1b[ qx", Some(4)),
+            (b"\x1bMx", Some(2)),
+            (b"\x1b(0x", Some(3)),
+            (b"\x1b\\", Some(2)),
+            (b"\x1b[2", None),     // cut by the read
+            (b"\x1b[1\n2K", None), // a control inside
+            (b"\x1b[1\x1b[2K", None),
+            (b"\x1bPq#0\x1b\\", None), // DCS
+            (b"\x1b]0;t\x07", None),
+            (b"\x1b_x\x1b\\", None),
+            (b"\x1b", None),
+        ];
+        for (bytes, expected) in cases {
+            assert_eq!(length(bytes), *expected, "{bytes:?}");
+        }
+    }
+
+    #[test]
+    fn a_private_mode_set_may_hold_output_back() {
+        assert!(matches!(scan(b"\x1b[?2026h"), Escape::MayHoldBack(8)));
+        assert!(matches!(scan(b"\x1b[?25;2026hx"), Escape::MayHoldBack(11)));
+        assert!(matches!(scan(b"\x1b[4h"), Escape::Whole(4)));
+        assert!(matches!(scan(b"\x1b[?2026l"), Escape::Whole(8)));
+    }
+}
