@@ -416,19 +416,51 @@ fn a_synchronized_update_holds_back_long_runs_too() {
 
 #[test]
 fn rep_repeats_the_last_character_of_a_run() {
-    // Runs longer than MIN_RUN (32), so the fast path writes them and REP must still find
-    // the run's last character, which goes through vte for exactly that reason.
+    // Runs longer than MIN_RUN (32), so the fast path writes them, last character and all,
+    // and REP must still find that character, which vte is told before it sees the REP.
     let bytes = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ\x1b[5b|\
                   0123456789abcdefghijklmnopqrstuvwxyz0123456789\x1b[b";
     assert_same_bytes_fast(bytes, 2 * 40);
 }
 
+/// The same terminal from `pieces` fed one call each through the feed as through vte and
+/// `Term` alone.
+fn assert_same_pieces(pieces: &[&[u8]]) {
+    let mut plain = new_term(80, 24, 100);
+    let mut fast = new_term(80, 24, 100);
+    let mut reference = Reference::new();
+    let mut feeder = Feeder::new();
+    for piece in pieces {
+        reference.advance(&mut plain, piece);
+        feeder.advance(&mut fast, piece);
+    }
+    let (expected, got) = states(&mut plain, &mut fast);
+    assert_eq!(expected, got, "{pieces:?}");
+    assert!(feeder.fast_path_bytes() > 0, "{pieces:?}");
+}
+
+#[test]
+fn rep_after_a_word_repeats_its_last_character_however_it_reaches_vte() {
+    let word = b"\x1b[1mword\x1b[0m";
+    // Whole, after an SGR the feed executed, after a line end, cut by a read, with a control
+    // inside, and inside a synchronized update.
+    assert_same_pieces(&[word, b"\x1b[3b"]);
+    assert_same_pieces(&[word, b"\x1b[32m\x1b[2b"]);
+    assert_same_pieces(&[word, b"\r\n\x1b[2b"]);
+    assert_same_pieces(&[word, b"\x1b[", b"3b"]);
+    assert_same_pieces(&[word, b"\x1b[2\r", b"b"]);
+    assert_same_pieces(&[word, b"\x1b[?2026h\x1b[2b\x1b[?2026l"]);
+    // A character beyond ASCII, and one printed by vte after the word.
+    assert_same_pieces(&["\x1b[1m漢字\x1b[m".as_bytes(), b"\x1b[2b"]);
+    assert_same_pieces(&[word, b"x\x1b[2b"]);
+}
+
 #[test]
 fn short_lines_take_the_fast_path() {
     let lines: String = (0..400).map(|i| format!("{}\r\n", i * 37)).collect();
-    // Most of it: all but the first line's probe and the last line.
+    // Most of it: all but the first line's probe.
     assert_same_bytes_fast(lines.as_bytes(), lines.len() as u64 * 9 / 10);
-    // A REP after them repeats the last character printed, which vte must have seen.
+    // A REP after them repeats the last character printed, which vte must be told.
     assert_same_bytes_fast(
         format!("{lines}x\x1b[3b").as_bytes(),
         lines.len() as u64 * 9 / 10,
@@ -464,7 +496,7 @@ fn text_beyond_ascii_takes_the_fast_path() {
     bytes.extend_from_slice(b"\r\n");
     bytes.extend("ß→e\u{301}Ω─ｆｕｌｌa\u{308}\u{304}".repeat(4).bytes());
     bytes.extend_from_slice(b"\x1b[3b\r\n");
-    // All but each line's last character and the stray bytes of the marks.
+    // All but the probe, the marks and the characters around them that go to `Term`.
     assert_same_bytes_fast(&bytes, 200);
 }
 

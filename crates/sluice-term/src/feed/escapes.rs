@@ -120,6 +120,12 @@ fn scan_csi(bytes: &[u8]) -> Escape {
     Escape::Whole(len)
 }
 
+/// Whether `sequence`, a whole escape sequence, is a CSI that may be REP (`CSI Ps b`), after
+/// which vte prints the last character it printed again.
+pub(super) fn is_rep(sequence: &[u8]) -> bool {
+    sequence.len() > 2 && sequence[1] == b'[' && sequence.last() == Some(&b'b')
+}
+
 /// `ESC`, intermediates (0x20–0x2F), a final (0x30–0x7E) that does not start a string (DCS
 /// `P`, SOS `X`, OSC `]`, PM `^`, APC `_`: the prescan holds OSC strings back, so one here is
 /// cut by a read) or a CSI.

@@ -125,6 +125,11 @@ pub struct Feeder {
     fast_path_bytes: u64,
     /// Escape sequences executed by the feed, not through vte (see [`escapes`]).
     escapes_executed: u64,
+    /// The character the fast path printed last, when vte has not printed one since: what a
+    /// REP must repeat, which vte does not know yet (see [`tell_vte_last_printed`]).
+    ///
+    /// [`tell_vte_last_printed`]: Self::tell_vte_last_printed
+    unseen_last: Option<char>,
 }
 
 impl Feeder {
@@ -165,6 +170,7 @@ impl Feeder {
 
     /// Ends a synchronized update, showing what it held back.
     pub fn stop_sync<L: EventListener>(&mut self, term: &mut Term<L>) {
+        self.tell_vte_last_printed(0);
         self.in_ground = false;
         let mut forward = Forward::new(term, &mut self.mirror);
         self.processor.stop_sync(&mut forward);
@@ -298,14 +304,14 @@ impl Feeder {
                 ascii &= more_ascii;
             }
             self.parse_between_runs(term, &rest[..start]);
-            let left = self.take_run(term, &rest[start..end], ascii);
-            rest = &rest[end - left..];
+            self.take_run(term, &rest[start..end], ascii);
+            rest = &rest[end..];
         }
     }
 
     /// Parses `bytes`, in which no run was found or searched for, a piece at a time: text and
-    /// line ends through [`take_run`](Self::take_run), which writes all but a stretch's last
-    /// character itself once vte is known to be in ground; SGR executed here while it is
+    /// line ends through [`take_run`](Self::take_run), which writes them itself once vte is
+    /// known to be in ground, however short; SGR executed here while it is
     /// ([`escapes`]); every other escape sequence through vte whole, after which vte is in
     /// ground again, so that the text after it needs no probe; other controls through vte.
     ///
@@ -324,14 +330,7 @@ impl Feeder {
                 }
                 _ if runs::is_text_byte(first) => {
                     let (len, ascii) = runs::lines_extent(bytes);
-                    if self.in_ground && ascii && len == 1 {
-                        // One character (a space between two colours, say), which vte would be
-                        // given last anyway; printable ASCII keeps vte in ground.
-                        self.parse(term, &bytes[..1]);
-                    } else {
-                        let left = self.take_run(term, &bytes[..len], ascii);
-                        self.parse(term, &bytes[len - left..len]);
-                    }
+                    self.take_run(term, &bytes[..len], ascii);
                     len
                 }
                 _ => {
@@ -344,8 +343,12 @@ impl Feeder {
                         })
                         .count();
                     let controls = &bytes[..controls];
-                    self.in_ground &= runs::keeps_ground(controls);
-                    self.parse(term, controls);
+                    if self.in_ground && !controls.contains(&0xff) {
+                        self.parse_without_printing(term, controls);
+                    } else {
+                        self.in_ground &= runs::keeps_ground(controls);
+                        self.parse(term, controls);
+                    }
                     controls.len()
                 }
             };
@@ -366,7 +369,12 @@ impl Feeder {
                 len
             }
             Escape::Sgr(_, len) | Escape::Whole(len) => {
-                self.parse(term, &bytes[..len]);
+                let sequence = &bytes[..len];
+                if self.in_ground && !escapes::is_rep(sequence) {
+                    self.parse_without_printing(term, sequence);
+                } else {
+                    self.parse(term, sequence);
+                }
                 len
             }
             Escape::MayHoldBack(len) => {
@@ -384,92 +392,60 @@ impl Feeder {
     /// Takes a run of text bytes and line ends (CR, LF): its characters go to
     /// [`take_text`](Self::take_text) a stretch at a time, and what is not text after all goes
     /// to vte: bytes that are not UTF-8 (vte prints U+FFFD, or keeps an unfinished character
-    /// for the next call) and C1 controls (which vte executes). Returns how many bytes at the
-    /// run's end are left for the caller to give vte with what follows: its last character,
-    /// when the run ends in text (never line ends: see
-    /// [`take_ascii_lines`](Self::take_ascii_lines)). `ascii` says that the run is all ASCII. All the rest is taken, so hostile output cannot make the
-    /// search go over the same bytes twice.
+    /// for the next call) and C1 controls (which vte executes). `ascii` says that the run is
+    /// all ASCII. All of it is taken, so hostile output cannot make the search go over the
+    /// same bytes twice.
     // Inlined, with `take_text`: out of line, the two cost plain lines 7-10% (`parse-ratio 5 8
     // plain`, interleaved with the build before them).
     #[inline(always)]
-    fn take_run<L: EventListener>(&mut self, term: &mut Term<L>, run: &[u8], ascii: bool) -> usize {
+    fn take_run<L: EventListener>(&mut self, term: &mut Term<L>, run: &[u8], ascii: bool) {
         if ascii {
             return self.take_ascii_lines(term, run);
         }
-        // The last character of the stretch taken last, not given to vte yet.
-        let mut last = "";
         for chunk in run.utf8_chunks() {
             let mut valid = chunk.valid();
             while !valid.is_empty() {
                 let (text, control) = runs::split_at_control(valid);
                 if !text.is_empty() {
-                    last = self.take_text(term, text, false);
+                    self.take_text(term, text, false);
                 }
                 if !control.is_empty() {
-                    self.parse(term, std::mem::take(&mut last).as_bytes());
                     self.execute(term, control);
                 }
                 valid = &valid[text.len() + control.len()..];
             }
             if !chunk.invalid().is_empty() {
-                self.parse(term, std::mem::take(&mut last).as_bytes());
                 self.parse_unknown(term, chunk.invalid());
             }
         }
-        last.len()
     }
 
     /// [`take_run`](Self::take_run) for a run of printable ASCII and line ends, which starts
-    /// with a character: the lines are written a row segment at a time and their ends executed
-    /// between them, with no call into vte. The run's last character goes to vte, as
-    /// [`take_text`](Self::take_text) leaves it; when line ends follow it, it goes here and they
-    /// after it (left to the caller, a run of one character and many line ends would be found
-    /// again and again: the `feed` fuzz target found the loop).
+    /// with a character: the first line through [`take_text`](Self::take_text) (and its probe),
+    /// then the lines after it a row segment at a time and their ends executed between them,
+    /// with no call into vte.
     #[inline(always)]
-    fn take_ascii_lines<L: EventListener>(&mut self, term: &mut Term<L>, run: &[u8]) -> usize {
-        let last = run
-            .iter()
-            .rposition(|&b| !runs::is_line_end(b))
-            .expect("a run starts with a character");
-        let (body, ends) = (&run[..last], &run[last + 1..]);
-        let left = match memchr::memchr2(b'\r', b'\n', body) {
-            // One line, as most long lines are: no line end before the last character.
-            // SAFETY: ASCII is UTF-8.
-            None => self.take_text(
-                term,
-                unsafe { std::str::from_utf8_unchecked(&run[..=last]) },
-                true,
-            ),
-            Some(line_end) => {
-                // The first line, through the probe if vte is not known to be in ground yet.
-                // SAFETY: ASCII is UTF-8.
-                let first = unsafe { std::str::from_utf8_unchecked(&body[..line_end]) };
-                let left = self.take_text(term, first, true);
-                if !self.in_ground {
-                    // The probe found vte inside a sequence: the rest of the run goes to it.
-                    self.parse_unknown(term, &run[line_end..]);
-                    return 0;
-                }
-                self.parse(term, left.as_bytes());
-                let after = &body[line_end..];
-                if ascii::can_write(term, self.mirror.active_charset)
-                    && !self.mirror.marks_pending()
-                {
-                    self.write_lines(term, after);
-                    self.fast_path_bytes += after.len() as u64;
-                } else {
-                    self.parse(term, after);
-                }
-                // SAFETY: ASCII is UTF-8.
-                unsafe { std::str::from_utf8_unchecked(&run[last..=last]) }
-            }
-        };
-        if ends.is_empty() {
-            return left.len();
+    fn take_ascii_lines<L: EventListener>(&mut self, term: &mut Term<L>, run: &[u8]) {
+        let line_end = memchr::memchr2(b'\r', b'\n', run).unwrap_or(run.len());
+        let (first, rest) = run.split_at(line_end);
+        // SAFETY: ASCII is UTF-8.
+        self.take_text(term, unsafe { std::str::from_utf8_unchecked(first) }, true);
+        if rest.is_empty() {
+            return;
         }
-        self.parse(term, left.as_bytes());
-        self.execute_line_ends(term, ends);
-        0
+        if !self.in_ground {
+            // The probe found vte inside a sequence: the rest of the run goes to it.
+            return self.parse_unknown(term, rest);
+        }
+        if ascii::can_write(term, self.mirror.active_charset) && !self.mirror.marks_pending() {
+            self.write_lines(term, rest);
+            self.fast_path_bytes += rest.len() as u64;
+            if let Some(last) = rest.iter().rposition(|&b| !runs::is_line_end(b)) {
+                self.unseen_last = Some(rest[last] as char);
+            }
+        } else {
+            self.parse(term, rest);
+        }
     }
 
     /// Writes `text`, printable ASCII and line ends, vte being in ground: each line a row
@@ -520,57 +496,43 @@ impl Feeder {
         }
     }
 
-    /// Prints all of `text` but its last character, which it returns: `text` holds characters
-    /// that vte would print one after another once in its ground state, and the last is for
-    /// vte to print, which then remembers it as the character a later REP (`CSI b`) repeats.
+    /// Prints `text`, characters that vte would print one after another once in its ground
+    /// state, on the fast path where it can: printable ASCII a row segment at a time
+    /// ([`ascii`]), other text a character at a time ([`unicode`]). vte is told the last
+    /// character before it could repeat it ([`tell_vte_last_printed`](Self::tell_vte_last_printed)).
     ///
     /// Unless vte is known to be in ground, the first character goes to vte *alone*: if vte
     /// printed it, vte is in ground (a character is only ever printed there, and a sequence
     /// that ends on it ends in ground too); if not (it was inside a sequence, or a
-    /// synchronized update is holding output back), the rest goes to vte like everything else
-    /// and nothing is returned. The fast path then writes printable ASCII a row segment at a
-    /// time ([`ascii`]), other text a character at a time ([`unicode`]). `ascii` says that
-    /// `text` is known to be ASCII.
+    /// synchronized update is holding output back), the rest goes to vte like everything
+    /// else. `ascii` says that `text` is known to be ASCII.
     #[inline(always)]
-    fn take_text<'t, L: EventListener>(
-        &mut self,
-        term: &mut Term<L>,
-        mut text: &'t str,
-        ascii: bool,
-    ) -> &'t str {
+    fn take_text<L: EventListener>(&mut self, term: &mut Term<L>, mut text: &str, ascii: bool) {
         if !self.in_ground {
             let Some(first) = text.chars().next() else {
-                return "";
+                return;
             };
             let (probe, after) = text.split_at(first.len_utf8());
             if !self.probe(term, probe) {
-                self.parse_unknown(term, after.as_bytes());
-                return "";
+                return self.parse_unknown(term, after.as_bytes());
             }
             self.in_ground = true;
             text = after;
         }
-        let last = if ascii {
-            text.len().checked_sub(1)
-        } else {
-            text.char_indices().next_back().map(|(at, _)| at)
-        };
-        let Some(last) = last else {
-            return "";
-        };
-        let (body, last) = text.split_at(last);
         // A pending mark goes on the next character `Term::input` prints.
-        if ascii::can_write(term, self.mirror.active_charset) && !self.mirror.marks_pending() {
-            if ascii || body.is_ascii() {
-                ascii::write(term, body.as_bytes());
-            } else {
-                unicode::write(term, &mut self.mirror, body);
-            }
-            self.fast_path_bytes += body.len() as u64;
-        } else {
-            self.parse(term, body.as_bytes());
+        if text.is_empty()
+            || !ascii::can_write(term, self.mirror.active_charset)
+            || self.mirror.marks_pending()
+        {
+            return self.parse(term, text.as_bytes());
         }
-        last
+        if ascii || text.is_ascii() {
+            ascii::write(term, text.as_bytes());
+        } else {
+            unicode::write(term, &mut self.mirror, text);
+        }
+        self.fast_path_bytes += text.len() as u64;
+        self.unseen_last = text.chars().next_back();
     }
 
     /// Parses `bytes` through vte and `Term`, the bytes that may finish a character vte
@@ -579,9 +541,17 @@ impl Feeder {
         let Some(&first) = bytes.first() else {
             return;
         };
+        self.tell_vte_last_printed(first);
         if runs::is_continuation(first) {
             return self.parse_finishing(term, bytes);
         }
+        self.parse_without_printing(term, bytes);
+    }
+
+    /// Parses `bytes`, in which vte neither prints nor repeats a character (a whole escape
+    /// sequence other than REP, C0 controls), through vte and `Term` with vte in ground: what
+    /// the fast path printed last need not be told to vte first.
+    fn parse_without_printing<L: EventListener>(&mut self, term: &mut Term<L>, bytes: &[u8]) {
         let mut forward = Forward::new(term, &mut self.mirror);
         self.processor.advance(&mut forward, bytes);
     }
@@ -599,6 +569,28 @@ impl Feeder {
         self.processor.advance(&mut forward, rest);
     }
 
+    /// Before vte is given bytes starting with `first`: if the fast path printed the last
+    /// character, vte is told it (printed to a handler that discards it, vte being in ground),
+    /// unless vte is about to print a character of its own first, printable ASCII.
+    ///
+    /// vte remembers the last character it printed, for REP (`CSI Ps b`) to repeat. Giving
+    /// each stretch of text's last character to vte to print cost the `color` payload, whose
+    /// words are 3–10 characters long, a quarter of its parse rate (`parse-ratio 5 8 all`, two
+    /// runs: 115.6–115.9 MiB/s against 154.3–157.0 with this; `dense` 242–250 against
+    /// 267–297). Only what vte is given after text other than text, an SGR, line ends or a
+    /// whole sequence other than REP pays for it now.
+    #[inline(always)]
+    fn tell_vte_last_printed(&mut self, first: u8) {
+        let Some(last) = self.unseen_last.take() else {
+            return;
+        };
+        if !(0x20..0x7f).contains(&first) {
+            let mut utf8 = [0; 4];
+            self.processor
+                .advance(&mut Discard, last.encode_utf8(&mut utf8).as_bytes());
+        }
+    }
+
     /// Parses `bytes` through vte, after which its state is not known.
     fn parse_unknown<L: EventListener>(&mut self, term: &mut Term<L>, bytes: &[u8]) {
         if bytes.is_empty() {
@@ -612,9 +604,16 @@ impl Feeder {
     /// with no unfinished UTF-8 character held: were the character's first byte taken up by
     /// what came before, vte could only print its other bytes as U+FFFD, one at a time).
     fn probe<L: EventListener>(&mut self, term: &mut Term<L>, character: &str) -> bool {
+        self.tell_vte_last_printed(character.as_bytes()[0]);
         let mut forward = Forward::new(term, &mut self.mirror);
         forward.watch_for(character.chars().next().expect("one character"));
         self.processor.advance(&mut forward, character.as_bytes());
         forward.saw_watched()
     }
 }
+
+/// A `Handler` that does nothing: what vte prints to it changes only vte's own memory of the
+/// last character printed ([`Feeder::tell_vte_last_printed`]).
+struct Discard;
+
+impl Handler for Discard {}
