@@ -6,9 +6,13 @@
 # terminal as a Markdown table, the fastest in bold, and each terminal's geometric mean as a
 # multiple of the fastest (docs/benchmarks.md, "vtebench").
 #
-# Usage: benches/vtebench.sh [MAX_SECS] [TERMINAL...]
+# Usage: [ROUNDS=N] benches/vtebench.sh [MAX_SECS] [TERMINAL...]
 #   MAX_SECS: seconds per benchmark (default 10, vtebench's own); TERMINALs: names that
 #   `sluice-bench compare` knows (default: sluice and every other one installed here).
+#   ROUNDS (default 1): run every terminal this many times, each round in a rotated order, and
+#   take each benchmark's median over all rounds' samples. This machine drifts by more than the
+#   terminals differ on the scrolling benchmarks: in two single runs of 2026-12-03 minutes
+#   apart, whichever terminal ran second was faster on them by 10-25% (docs/benchmarks.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 max_secs=${1:-10}
@@ -33,12 +37,17 @@ if [ ${#terminals[@]} -eq 0 ]; then
   done
 fi
 
-for t in "${terminals[@]}"; do
-  echo "vtebench in $t ($max_secs s per benchmark)..." >&2
-  "$bin/sluice-bench" run-in --terminal "$t" --size 100x30 --timeout 1800 -- \
-    "$root/bin/vtebench" -b "$root/vtebench-$version/benchmarks" --max-secs "$max_secs" \
-    --silent --dat "$tmp/$t.dat"
-  [ -s "$tmp/$t.dat" ] || echo "$t: vtebench left no results" >&2
+rounds=${ROUNDS:-1}
+count=${#terminals[@]}
+for r in $(seq 0 $((rounds - 1))); do
+  for i in $(seq 0 $((count - 1))); do
+    t=${terminals[$(((i + r) % count))]}
+    echo "round $((r + 1)): vtebench in $t ($max_secs s per benchmark)..." >&2
+    "$bin/sluice-bench" run-in --terminal "$t" --size 100x30 --timeout 1800 -- \
+      "$root/bin/vtebench" -b "$root/vtebench-$version/benchmarks" --max-secs "$max_secs" \
+      --silent --dat "$tmp/$t.$r.dat"
+    [ -s "$tmp/$t.$r.dat" ] || echo "$t: vtebench left no results in round $((r + 1))" >&2
+  done
 done
 
 python3 - "$tmp" "${terminals[@]}" <<'PY'
@@ -47,17 +56,22 @@ import math, os, statistics, sys
 tmp, names = sys.argv[1], sys.argv[2:]
 results = {}
 for name in names:
-    path = os.path.join(tmp, name + ".dat")
-    if not os.path.exists(path) or os.path.getsize(path) == 0:
-        continue
-    lines = open(path).read().split("\n")
-    header = lines[0].split()
-    columns = {bench: [] for bench in header}
-    for line in lines[1:]:
-        for bench, value in zip(header, line.split()):
-            if value != "_":
-                columns[bench].append(float(value))
-    results[name] = {b: statistics.median(v) for b, v in columns.items() if v}
+    # Every round's samples of a benchmark, pooled.
+    columns = {}
+    for entry in sorted(os.listdir(tmp)):
+        path = os.path.join(tmp, entry)
+        if not (entry.startswith(name + ".") and entry.endswith(".dat")):
+            continue
+        if entry.count(".") != 2 or os.path.getsize(path) == 0:
+            continue
+        lines = open(path).read().split("\n")
+        header = lines[0].split()
+        for line in lines[1:]:
+            for bench, value in zip(header, line.split()):
+                if value != "_":
+                    columns.setdefault(bench, []).append(float(value))
+    if columns:
+        results[name] = {b: statistics.median(v) for b, v in columns.items() if v}
 
 names = [n for n in names if n in results]
 benches = sorted({b for r in results.values() for b in r})
