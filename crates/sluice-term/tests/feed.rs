@@ -26,6 +26,11 @@ impl Rng {
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
     }
+    /// `a` or `b`, at even odds.
+    fn either<'a>(&mut self, a: &'a [u8], b: &'a [u8]) -> &'a [u8] {
+        if self.below(2) == 0 { a } else { b }
+    }
+
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
@@ -154,27 +159,11 @@ fn coloured_words(rng: &mut Rng, rows: usize, cols: usize) -> Vec<u8> {
             3 => {
                 out.extend(format!("\x1b[{};{}H", rng.below(rows) + 1, rng.below(cols) + 1).bytes())
             }
-            4 => out.extend_from_slice(if rng.below(2) == 0 {
-                b"\x1b[L"
-            } else {
-                b"\x1b[2M"
-            }),
-            5 => out.extend_from_slice(if rng.below(2) == 0 {
-                b"\x1b7"
-            } else {
-                b"\x1b8"
-            }),
-            6 => out.extend_from_slice(if rng.below(2) == 0 {
-                b"\x1b(0"
-            } else {
-                b"\x1b(B"
-            }),
+            4 => out.extend_from_slice(rng.either(b"\x1b[L", b"\x1b[2M")),
+            5 => out.extend_from_slice(rng.either(b"\x1b7", b"\x1b8")),
+            6 => out.extend_from_slice(rng.either(b"\x1b(0", b"\x1b(B")),
             7 => out.extend(format!("\x1b[{}b", rng.below(5) + 1).bytes()),
-            8 => out.extend_from_slice(if rng.below(2) == 0 {
-                b"\x1b[?25l"
-            } else {
-                b"\x1b[4l"
-            }),
+            8 => out.extend_from_slice(rng.either(b"\x1b[?25l", b"\x1b[4l")),
             _ => {}
         }
     }
@@ -188,7 +177,7 @@ fn piece(rng: &mut Rng, cols: usize, rows: usize) -> Vec<u8> {
         0..=5 => {
             let len = rng.below(cols * 2 + 100);
             out.extend(ascii_text(rng, len));
-            out.extend_from_slice(if rng.below(2) == 0 { b"\r\n" } else { b"\n" });
+            out.extend_from_slice(rng.either(b"\r\n", b"\n"));
         }
         6 => {
             let sgr = [
@@ -205,26 +194,14 @@ fn piece(rng: &mut Rng, cols: usize, rows: usize) -> Vec<u8> {
         }
         7 => out.extend("漢字かな表示🎉é\u{301}".repeat(rng.below(4) + 1).bytes()),
         8 => out.extend(format!("\x1b[{};{}H", rng.below(rows) + 1, rng.below(cols) + 1).bytes()),
-        9 => out.extend_from_slice(if rng.below(2) == 0 {
-            b"\x1b[4h"
-        } else {
-            b"\x1b[4l"
-        }),
+        9 => out.extend_from_slice(rng.either(b"\x1b[4h", b"\x1b[4l")),
         10 => {
             let charset: &[&[u8]] = &[b"\x1b(0", b"\x1b(B", b"\x1b)0", b"\x0e", b"\x0f"];
             out.extend_from_slice(charset[rng.below(charset.len())]);
         }
-        11 => out.extend_from_slice(if rng.below(2) == 0 {
-            b"\x1b[?7l"
-        } else {
-            b"\x1b[?7h"
-        }),
+        11 => out.extend_from_slice(rng.either(b"\x1b[?7l", b"\x1b[?7h")),
         12 => out.extend(format!("\x1b[{}b", rng.below(30) + 1).bytes()),
-        13 => out.extend_from_slice(if rng.below(2) == 0 {
-            b"\x1b[?2026h"
-        } else {
-            b"\x1b[?2026l"
-        }),
+        13 => out.extend_from_slice(rng.either(b"\x1b[?2026h", b"\x1b[?2026l")),
         14 => {
             if rng.below(2) == 0 {
                 out.extend_from_slice(b"\x1b]8;id=docs;https://example.com/page\x1b\\");
@@ -232,11 +209,7 @@ fn piece(rng: &mut Rng, cols: usize, rows: usize) -> Vec<u8> {
                 out.extend_from_slice(b"\x1b]8;;\x1b\\");
             }
         }
-        15 => out.extend_from_slice(if rng.below(2) == 0 {
-            b"\x1b[58;5;1m"
-        } else {
-            b"\x1b[59m"
-        }),
+        15 => out.extend_from_slice(rng.either(b"\x1b[58;5;1m", b"\x1b[59m")),
         16 => {
             let top = rng.below(rows / 2) + 1;
             out.extend(format!("\x1b[{top};{}r", top + rng.below(rows / 2) + 1).bytes());
@@ -276,7 +249,7 @@ fn piece(rng: &mut Rng, cols: usize, rows: usize) -> Vec<u8> {
         _ => {
             let len = rng.below(cols * 3 + 100);
             out.extend(unicode_text(rng, len));
-            out.extend_from_slice(if rng.below(2) == 0 { b"\r\n" } else { b"\n" });
+            out.extend_from_slice(rng.either(b"\r\n", b"\n"));
         }
     }
     out
