@@ -389,8 +389,8 @@ fn a_synchronized_update_holds_back_long_runs_too() {
 
 #[test]
 fn rep_repeats_the_last_character_of_a_run() {
-    // Runs longer than MIN_RUN (32), so the fast path writes them, last character and all,
-    // and REP must still find that character, which vte is told before it sees the REP.
+    // Long runs, which the fast path writes, last character and all: REP must still find
+    // that character, which vte is told before it sees the REP.
     let bytes = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ\x1b[5b|\
                   0123456789abcdefghijklmnopqrstuvwxyz0123456789\x1b[b";
     assert_same_bytes_fast(bytes, 2 * 40);
@@ -492,7 +492,7 @@ fn text_cut_inside_a_character_is_the_same() {
         if let Some(difference) = first_difference(&expected, &got) {
             panic!("cut every {cut} bytes: {difference}");
         }
-        // Runs are 32 characters or more: a slice must hold one.
+        // Past the first slices' probes, text takes the fast path.
         if cut >= 200 {
             assert!(feeder.fast_path_bytes() > 0, "cut every {cut} bytes");
         }
@@ -531,9 +531,10 @@ fn a_character_split_across_reads_loses_nothing_after_it() {
 }
 
 #[test]
-fn a_run_longer_than_the_search_window_is_taken_whole() {
-    // The search looks at 4 KiB at a time; a run that reaches its end goes on past it, and
-    // text beyond ASCII after the window's end must not be taken for ASCII.
+fn a_long_run_of_ascii_then_other_text_is_taken_whole() {
+    // A run of 5,000 ASCII bytes then text beyond ASCII: the word scan's ASCII flag must not
+    // carry over to the text after it (the feed once searched 4 KiB windows, and a run that
+    // reached a window's end went on past it).
     let mut bytes = b"x".repeat(5000);
     bytes.extend("漢字かな表示🎉é\u{301}".repeat(300).bytes());
     bytes.extend_from_slice(b"\r\n");

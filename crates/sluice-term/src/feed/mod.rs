@@ -1,4 +1,4 @@
-//! Feeding bytes to the terminal: vte's parser, with a fast path for runs of text.
+//! Feeding bytes to the terminal: vte's parser, with a fast path for text and SGR.
 //!
 //! Profiling `sluice --headless` draining 100-byte lines (`perf record`, 64 MiB) put the parser
 //! thread's time in two places inside alacritty_terminal: `Term::input`, called once per
@@ -7,18 +7,18 @@
 //! This module takes both down without changing what the grid ends up holding (within the caps
 //! below):
 //!
-//! - A run of text is written into its row once the parser is known to be in its ground state
-//!   (see `Feeder::take_text`), with the attributes `Term::input` would give each character:
-//!   printable ASCII a row segment at a time ([`ascii`]), other characters one at a time
-//!   ([`unicode`]), where a character's cells are a plain overwrite. A run goes on over line
-//!   ends (CR, LF), which are executed through the calls vte would make, so that short lines
-//!   take the fast path too. Everything else still goes through vte and `Term`, so escape
-//!   sequences, combining marks, wide characters that wrap or overwrite half of another,
-//!   insert mode, charsets and wrapping behave exactly as alacritty_terminal defines them.
-//! - Between runs, while vte is known to be in ground, an SGR of plain decimal parameters is
-//!   executed here ([`escapes`]), text as short as a word takes the fast path, and every other
-//!   whole escape sequence goes to vte on its own, after which vte is in ground again: output
-//!   that colours or places its text every few characters no longer goes through vte whole.
+//! - A run of text, however short, is written into its row once the parser is known to be in
+//!   its ground state (see `Feeder::take_text`), with the attributes `Term::input` would give
+//!   each character: printable ASCII a row segment at a time ([`ascii`]), other characters one
+//!   at a time ([`unicode`]), where a character's cells are a plain overwrite. A run goes on
+//!   over line ends (CR, LF), which are executed through the calls vte would make, so that
+//!   short lines take the fast path too. Combining marks, wide characters that wrap or
+//!   overwrite half of another, insert mode, charsets and wrapping still go to `Term`, and
+//!   behave exactly as alacritty_terminal defines them.
+//! - While vte is known to be in ground, an SGR of plain decimal parameters is executed here
+//!   ([`escapes`]), and every other whole escape sequence goes to vte on its own, after which
+//!   vte is in ground again: output that colours or places its text every few characters does
+//!   not go through vte whole. Everything else does.
 //! - Each line feed prefetches the scrollback row that a later line feed will recycle
 //!   ([`ascii::prefetch_recycled_row`]), so the reset finds it in cache.
 //!
@@ -57,20 +57,6 @@ use self::prescan::{Prescan, Step};
 
 const ESC: u8 = 0x1b;
 
-/// How many bytes are searched for a run at a time.
-const SCAN_WINDOW: usize = 4096;
-
-/// After this many windows in a row without a run, the search backs off the longest.
-///
-/// Output made of escape sequences (a colour per character, CJK text) has no runs worth taking
-/// (it is parsed a sequence and a word at a time instead: [`Feeder::parse_between_runs`]), and
-/// searching all of it cost the "dense" payload 9–12% of its parse rate (`parse-ratio 9 4
-/// dense`: 0.91 and 0.88 of vte alone, against 0.96 and 0.99 with the back-off). Each window
-/// without a run lets the next `misses × SCAN_WINDOW` bytes be parsed unsearched, so such output
-/// is searched a ninth of the time at most, and plain text is found again within 32 KiB of its
-/// start.
-const MAX_MISSES: usize = 8;
-
 /// `bytes` cut after the UTF-8 continuation bytes it starts with (at most three: all a
 /// character vte holds unfinished from its last call can need), when more follows them.
 ///
@@ -102,10 +88,6 @@ pub struct Feeder {
     /// Holds OSC strings back so that overlong ones are dropped before vte buffers them, and
     /// finds the sequences after which parsing may pause.
     prescan: Prescan,
-    /// Windows in a row searched without finding a run.
-    misses: usize,
-    /// Bytes still to be parsed without a search for runs (see [`MAX_MISSES`]).
-    unsearched: usize,
     /// Whether vte is known to be in its ground state: a probe or a run showed it, and only
     /// bytes that keep it there have gone to vte since (see [`runs::keeps_ground`] and
     /// [`escapes::Escape`]).
@@ -262,64 +244,26 @@ impl Feeder {
         }
     }
 
-    /// Parses `bytes` (no OSC string in them) into `term`, as `Processor::advance` would.
+    /// Parses `bytes` (no OSC string in them) into `term`, as `Processor::advance` would, a
+    /// piece at a time: text and line ends through [`take_run`](Self::take_run), which writes
+    /// them itself once vte is known to be in ground, however short; SGR executed here while it
+    /// is ([`escapes`]); every other escape sequence through vte whole, after which vte is in
+    /// ground again, so that the text after it needs no probe; other controls through vte.
+    /// Once vte is known to be in ground, text needs no probe: the common case, a line of text,
+    /// then `\r\n`, then the next line, or a word between two colours.
     ///
-    /// Runs of text long enough to be worth it are found first ([`runs`]). Whatever precedes
-    /// a run goes to vte, and the run to [`take_run`](Self::take_run). Once vte is known to be
-    /// in ground, the next run needs no probe if only bytes that keep it there came in between:
-    /// the common case, a line of text, then `\r\n`, then the next line.
+    /// Output that colours or places what it prints (the color, progress, dense and scroll
+    /// payloads) sends an escape sequence every few characters; through vte whole, a
+    /// character of it cost a `Term::input` call and a byte of a sequence a step of vte's
+    /// state machine. (Until 2026-12-03 the feed first searched for runs of 32 characters and
+    /// gave vte everything else whole; once the pieces between runs went this way, the search
+    /// measured no faster than none: docs/performance.md, "Escape sequences between runs".)
     ///
     /// vte is handed the bytes in more pieces than one call, which it is built for: the PTY's
     /// reads cut the stream anywhere. The one thing piece boundaries change in vte is *when*
     /// an unfinished UTF-8 sequence at the end of a piece is shown (with the next byte), never
     /// what is shown, once the bytes that finish it go alone ([`finishing_split`]).
-    fn advance_text<L: EventListener>(&mut self, term: &mut Term<L>, bytes: &[u8]) {
-        let mut rest = bytes;
-        while !rest.is_empty() {
-            if self.unsearched > 0 {
-                let (skipped, tail) = rest.split_at(rest.len().min(self.unsearched));
-                self.parse_between_runs(term, skipped);
-                self.unsearched -= skipped.len();
-                rest = tail;
-                continue;
-            }
-            let window = &rest[..rest.len().min(SCAN_WINDOW)];
-            let Some(run) = runs::next_run(window) else {
-                self.parse_between_runs(term, window);
-                if window.len() == SCAN_WINDOW {
-                    // Not merely the end of what has arrived (often the start of a line the
-                    // next slice finishes): output with no runs.
-                    self.misses = (self.misses + 1).min(MAX_MISSES);
-                    self.unsearched = self.misses * SCAN_WINDOW;
-                }
-                rest = &rest[window.len()..];
-                continue;
-            };
-            self.misses = 0;
-            let (start, mut end, mut ascii) = (run.bytes.start, run.bytes.end, run.ascii);
-            if end == window.len() {
-                // The run may go on past the window.
-                let (more, more_ascii) = runs::lines_extent(&rest[end..]);
-                end += more;
-                ascii &= more_ascii;
-            }
-            self.parse_between_runs(term, &rest[..start]);
-            self.take_run(term, &rest[start..end], ascii);
-            rest = &rest[end..];
-        }
-    }
-
-    /// Parses `bytes`, in which no run was found or searched for, a piece at a time: text and
-    /// line ends through [`take_run`](Self::take_run), which writes them itself once vte is
-    /// known to be in ground, however short; SGR executed here while it is
-    /// ([`escapes`]); every other escape sequence through vte whole, after which vte is in
-    /// ground again, so that the text after it needs no probe; other controls through vte.
-    ///
-    /// Output that colours or places what it prints (the color, progress, dense and scroll
-    /// payloads) sends an escape sequence every few characters; through vte whole, a
-    /// character of it cost a `Term::input` call and a byte of a sequence a step of vte's
-    /// state machine.
-    fn parse_between_runs<L: EventListener>(&mut self, term: &mut Term<L>, mut bytes: &[u8]) {
+    fn advance_text<L: EventListener>(&mut self, term: &mut Term<L>, mut bytes: &[u8]) {
         while let Some(&first) = bytes.first() {
             let taken = match first {
                 ESC => self.take_escape(term, bytes),
