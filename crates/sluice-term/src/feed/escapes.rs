@@ -5,7 +5,7 @@
 //! every few characters. Through vte each costs its state machine a byte at a time and a
 //! `Vec` of attributes; `perf` on `parse-ratio 2 8 color` put 28% of the parse in vte's
 //! parser and its SGR mapping, and 20% in `Term::input` for the words between them, too short
-//! for a run ([`super::runs`]). [`scan`] reads an SGR whose parameters are plain decimal
+//! for the search for runs the feed had then. [`scan`] reads an SGR whose parameters are plain decimal
 //! numbers into the same [`Attr`]s vte's `attrs_from_sgr_parameters` gives, and any other
 //! form (sub-parameters, an unknown code, a colour out of range) is left to vte whole, so
 //! that what vte does with the unusual stays its own.
@@ -14,7 +14,9 @@ use alacritty_terminal::vte::ansi::{Attr, Color, NamedColor, Rgb};
 
 const ESC: u8 = 0x1b;
 
-/// The most parameters read from one SGR: a true-colour foreground and background is ten.
+/// The most parameters read from one SGR: vte 0.15's own limit (`params::MAX_PARAMS`, private),
+/// past which vte ignores the sequence, so a longer one goes to vte to do so. Real output sends
+/// far fewer: a true-colour foreground and background is ten.
 const MAX_PARAMS: usize = 32;
 
 /// An escape sequence at the start of some bytes, vte being in its ground state.

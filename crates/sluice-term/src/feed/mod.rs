@@ -248,9 +248,9 @@ impl Feeder {
     /// piece at a time: text and line ends through [`take_run`](Self::take_run), which writes
     /// them itself once vte is known to be in ground, however short; SGR executed here while it
     /// is ([`escapes`]); every other escape sequence through vte whole, after which vte is in
-    /// ground again, so that the text after it needs no probe; other controls through vte.
-    /// Once vte is known to be in ground, text needs no probe: the common case, a line of text,
-    /// then `\r\n`, then the next line, or a word between two colours.
+    /// ground again; other controls through vte. While vte is known to be in ground, text needs
+    /// no probe: the common case, a line of text, then `\r\n`, then the next line, or a word
+    /// between two colours.
     ///
     /// Output that colours or places what it prints (the color, progress, dense and scroll
     /// payloads) sends an escape sequence every few characters; through vte whole, a
