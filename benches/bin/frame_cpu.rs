@@ -4,7 +4,8 @@
 //!
 //! Usage: frame-cpu [FRAMES] [gpu|software]   (default 200 per scenario, on the default GPU
 //! adapter; medians over rounds of 10 frames). With `software` the frames are drawn by the
-//! software renderer, into memory: what a window adds to show them is not included.
+//! software renderer, into memory: what a window adds to show them is not included, and the
+//! share of glyphs copied from a glyph tile is printed for each size.
 
 use sluice_benches::frames::{Change, FrameBench};
 use sluice_benches::measure::{cpu_time, median};
@@ -69,6 +70,14 @@ fn main() {
                 drawn as f64 / (n / 10 * 10) as f64,
                 quads as f64 / (n / 10 * 10) as f64,
                 main / base
+            );
+        }
+        if let Some((used, missed)) = bench.gpu.renderer.glyph_tiles() {
+            let share = used as f64 / (used + missed).max(1) as f64;
+            println!(
+                "{:<10} glyph tiles found for {:.1}% of the masks over a plain background",
+                format!("{cols}x{rows}"),
+                share * 100.0
             );
         }
     }

@@ -217,6 +217,8 @@ impl Atlas {
         self.size
     }
 
+    /// Changes whenever a place in the atlas may come to hold another glyph: when it grows
+    /// (a new texture) and when it is cleared.
     pub fn generation(&self) -> u64 {
         self.generation
     }
@@ -298,6 +300,7 @@ impl Atlas {
             AtlasStore::Memory(data) => Some(AtlasPixels {
                 data,
                 size: self.size,
+                generation: self.generation,
             }),
             AtlasStore::Texture { .. } => None,
         }
@@ -311,10 +314,12 @@ impl Atlas {
         }
     }
 
-    /// Forgets everything; the caller redraws the whole frame.
+    /// Forgets everything; the caller redraws the whole frame. A new generation: the places
+    /// glyphs had are given to others.
     pub fn clear(&mut self) {
         self.allocator.clear();
         self.entries.clear();
+        self.generation += 1;
     }
 }
 

@@ -20,6 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::frame::FrameRing;
 use crate::rows::{QUAD_VERTICES, Vertex};
+use crate::tiles::{GlyphTiles, TileKey};
 use sluice_term::Rgb;
 
 /// How rows are drawn into a pane's frame texture.
@@ -103,6 +104,9 @@ impl PixelOrder {
 pub(crate) struct AtlasPixels<'a> {
     pub data: &'a [u8],
     pub size: u32,
+    /// [`crate::atlas::Atlas::generation`]: what a place in `data` holds stays the same
+    /// while it does.
+    pub generation: u64,
 }
 
 /// Rows of pixels being composited, in memory the caller lends (a stretch of
@@ -115,6 +119,8 @@ struct Canvas<'a> {
     width: u32,
     top: u32,
     height: u32,
+    /// Masks already blended over a plain background, when the caller keeps them.
+    tiles: Option<&'a mut GlyphTiles>,
 }
 
 impl<'a> Canvas<'a> {
@@ -138,6 +144,15 @@ impl<'a> Canvas<'a> {
             width,
             top,
             height,
+            tiles: None,
+        }
+    }
+
+    /// The canvas, using and keeping glyph tiles in `tiles` (made from the atlas drawn from).
+    fn with_tiles(self, tiles: &'a mut GlyphTiles) -> Self {
+        Canvas {
+            tiles: Some(tiles),
+            ..self
         }
     }
 
@@ -194,6 +209,12 @@ impl<'a> Canvas<'a> {
                 .min(i64::from(atlas.size) - du);
         }
         let (x0, x1) = (xs.start as usize, xs.end as usize);
+        if kind == KIND_MASK && self.tiles.is_some() {
+            let texel = (ys.start + dv) * i64::from(atlas.size) + (xs.start + du);
+            let color = u32::from_ne_bytes(color);
+            self.mask_through_tiles(x0..x1, ys, texel, color, atlas);
+            return;
+        }
         for y in ys {
             let line = (y - i64::from(self.top)) as usize * self.stride;
             let dst = &mut self.pixels[line + x0..line + x1];
@@ -209,6 +230,73 @@ impl<'a> Canvas<'a> {
                 blend_image(dst, src, order);
             }
         }
+    }
+}
+
+impl Canvas<'_> {
+    /// The pixels `xs` of frame line `y`.
+    fn line(&mut self, y: i64, xs: &Range<usize>) -> &mut [u32] {
+        let at = (y - i64::from(self.top)) as usize * self.stride;
+        &mut self.pixels[at + xs.start..at + xs.end]
+    }
+
+    /// The one pixel value under `xs × ys`, if they are all the same.
+    fn uniform(&mut self, xs: &Range<usize>, ys: Range<i64>) -> Option<u32> {
+        let first = self.line(ys.start, xs)[0];
+        // A fold rather than `all`: no early exit, so the comparison is vectorised.
+        ys.map(|y| self.line(y, xs).iter().fold(0, |acc, &p| acc | (p ^ first)))
+            .all(|differs| differs == 0)
+            .then_some(first)
+    }
+
+    /// A mask quad covering `xs × ys`, its first texel at `texel`, tinted `color`: copied from
+    /// a tile when it lies over a plain background the tiles have met it on before, else
+    /// blended, and kept as a tile when the background is plain.
+    fn mask_through_tiles(
+        &mut self,
+        xs: Range<usize>,
+        ys: Range<i64>,
+        texel: i64,
+        color: u32,
+        atlas: AtlasPixels,
+    ) {
+        let (width, height) = (xs.len(), ys.clone().count());
+        let key = GlyphTiles::keeps(width, height)
+            .then(|| self.uniform(&xs, ys.clone()))
+            .flatten()
+            .map(|under| TileKey {
+                texel: texel as u32,
+                width: width as u16,
+                height: height as u16,
+                color,
+                under,
+            });
+        let tiles = self.tiles.take().expect("called with tiles");
+        if let Some(tile) = key.as_ref().and_then(|key| tiles.get(key)) {
+            for (y, pixels) in ys.zip(tile.chunks_exact(width)) {
+                self.line(y, &xs).copy_from_slice(pixels);
+            }
+            self.tiles = Some(tiles);
+            return;
+        }
+        let size = atlas.size as usize;
+        for (n, y) in ys.clone().enumerate() {
+            let from = (texel as usize + n * size) * 4;
+            let src = &atlas.data[from..from + width * 4];
+            blend_mask(self.line(y, &xs), src, color.to_ne_bytes());
+        }
+        if let Some(key) = key {
+            let (stride, top) = (self.stride, i64::from(self.top));
+            let pixels = &self.pixels;
+            tiles.insert(
+                key,
+                ys.map(|y| {
+                    let at = (y - top) as usize * stride;
+                    &pixels[at + xs.start..at + xs.end]
+                }),
+            );
+        }
+        self.tiles = Some(tiles);
     }
 }
 
@@ -353,9 +441,10 @@ pub(crate) fn composite_in_memory(
     ring: &FrameRing,
     (rows, row_ends): (&[usize], &[usize]),
     vertices: &[Vertex],
-    atlas: AtlasPixels,
+    (atlas, tiles): (AtlasPixels, &mut GlyphTiles),
     background: Rgb,
 ) {
+    tiles.for_atlas(atlas.generation);
     let stride = ring.width as usize;
     for run in ring
         .in_frame_order(rows, row_ends)
@@ -366,7 +455,8 @@ pub(crate) fn composite_in_memory(
         let Some(lines) = pixels.get_mut(lines) else {
             continue;
         };
-        let canvas = Canvas::blank(lines, stride, order, (ring.width, top, height), background);
+        let canvas = Canvas::blank(lines, stride, order, (ring.width, top, height), background)
+            .with_tiles(tiles);
         canvas.draw_run(order, run, vertices, atlas);
     }
 }
@@ -597,7 +687,11 @@ mod tests {
             (8, 10, 4),
             Rgb { r: 1, g: 2, b: 3 },
         );
-        let atlas = AtlasPixels { data: &[], size: 0 };
+        let atlas = AtlasPixels {
+            data: &[],
+            size: 0,
+            generation: 1,
+        };
         let red = vertices(
             KIND_SOLID,
             [2.0, 9.0, 3.0, 3.0],
@@ -624,6 +718,7 @@ mod tests {
         let atlas = AtlasPixels {
             data: &data,
             size: 2,
+            generation: 1,
         };
         for (order, red_at) in [(PixelOrder::Rgba, 0), (PixelOrder::Bgra, 2)] {
             let mut memory = Vec::new();
@@ -688,6 +783,69 @@ mod tests {
         }
     }
 
+    /// Draws `quads` (each a kind, rect and colour, over atlas `glyph` at texel 0,0) on a
+    /// fresh 16×8 canvas, with `tiles` when given; the canvas's pixels.
+    fn drawn(quads: &[(u32, [f32; 4], [f32; 4])], tiles: Option<&mut GlyphTiles>) -> Vec<u32> {
+        // An 8×8 glyph whose coverage climbs along each line and down the lines.
+        let data: Vec<u8> = (0..64u32)
+            .flat_map(|i| [((i % 8) * 36 + i / 8) as u8; 4])
+            .collect();
+        let atlas = AtlasPixels {
+            data: &data,
+            size: 8,
+            generation: 1,
+        };
+        let mut memory = Vec::new();
+        let grey = Rgb {
+            r: 30,
+            g: 40,
+            b: 50,
+        };
+        let mut canvas = canvas(&mut memory, PixelOrder::Bgra, (16, 0, 8), grey);
+        if let Some(tiles) = tiles {
+            tiles.for_atlas(atlas.generation);
+            canvas = canvas.with_tiles(tiles);
+        }
+        for &(kind, rect, color) in quads {
+            canvas.draw(
+                PixelOrder::Bgra,
+                &vertices(kind, rect, [0.0; 2], color),
+                atlas,
+            );
+        }
+        let _ = canvas;
+        memory
+    }
+
+    #[test]
+    fn a_glyph_tile_gives_the_pixels_blending_gives() {
+        let glyph = (KIND_MASK, [3.0, 0.0, 8.0, 8.0], [0.9, 0.5, 0.1, 1.0]);
+        let faded = (KIND_MASK, [3.0, 0.0, 8.0, 8.0], [0.9, 0.5, 0.1, 0.6]);
+        let mut tiles = GlyphTiles::default();
+        for quads in [vec![glyph], vec![faded]] {
+            let blended = drawn(&quads, None);
+            assert_eq!(drawn(&quads, Some(&mut tiles)), blended, "the tile made");
+            let (hits, _) = tiles.counts();
+            assert_eq!(drawn(&quads, Some(&mut tiles)), blended, "the tile used");
+            assert_eq!(tiles.counts().0, hits + 1, "the second draw used the tile");
+        }
+    }
+
+    #[test]
+    fn a_glyph_over_more_than_one_colour_is_blended_not_copied() {
+        let glyph = (KIND_MASK, [3.0, 0.0, 8.0, 8.0], [0.9, 0.5, 0.1, 1.0]);
+        let mut tiles = GlyphTiles::default();
+        drawn(&[glyph], Some(&mut tiles));
+        // A cursor block under half the glyph: the tile made over grey must not be used.
+        let block = (KIND_SOLID, [6.0, 0.0, 7.0, 8.0], [1.0, 1.0, 1.0, 1.0]);
+        let (hits, _) = tiles.counts();
+        assert_eq!(
+            drawn(&[block, glyph], Some(&mut tiles)),
+            drawn(&[block, glyph], None)
+        );
+        assert_eq!(tiles.counts().0, hits);
+    }
+
     #[test]
     fn a_premultiplied_image_is_blended_over_what_is_there() {
         // Half-transparent premultiplied white over grey 100: 128 + 100 × 127/255.
@@ -695,6 +853,7 @@ mod tests {
         let atlas = AtlasPixels {
             data: &data,
             size: 1,
+            generation: 1,
         };
         let mut memory = Vec::new();
         let grey = Rgb {
@@ -713,7 +872,11 @@ mod tests {
 
     #[test]
     fn quads_outside_the_row_or_the_width_draw_nothing_and_never_panic() {
-        let atlas = AtlasPixels { data: &[], size: 0 };
+        let atlas = AtlasPixels {
+            data: &[],
+            size: 0,
+            generation: 1,
+        };
         let mut memory = Vec::new();
         let mut canvas = canvas(&mut memory, PixelOrder::Rgba, (4, 20, 2), BLACK);
         for rect in [

@@ -41,6 +41,7 @@ mod rows;
 mod shared_memory;
 mod software_surface;
 mod surface;
+mod tiles;
 mod x11_presenter;
 
 pub use composite::{COMPOSITING_ENV, Compositing};

@@ -14,6 +14,7 @@ use crate::gpu_backend::GpuBackend;
 use crate::image::Image;
 use crate::rows::{QUAD_VERTICES, RowBuilder, Vertex};
 use crate::shared_memory::FrameMemory;
+use crate::tiles::GlyphTiles;
 
 /// What one call to [`Renderer::render`] did.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -58,8 +59,9 @@ pub struct Renderer {
 enum Backend {
     /// Boxed: it is most of the renderer's size, and one exists per process.
     Gpu(Box<GpuBackend>),
-    /// Composited on the CPU into frames in memory, in this pixel order.
-    Software(PixelOrder),
+    /// Composited on the CPU into frames in memory, in this pixel order, with the glyph tiles
+    /// kept from frame to frame.
+    Software(PixelOrder, Box<GlyphTiles>),
 }
 
 impl Renderer {
@@ -84,7 +86,11 @@ impl Renderer {
         let order = PixelOrder::native_argb().ok_or_else(|| {
             Error::NoAdapter("the software renderer draws only on little-endian machines".into())
         })?;
-        Self::with_backend(fonts, AtlasPlace::Memory, Backend::Software(order))
+        Self::with_backend(
+            fonts,
+            AtlasPlace::Memory,
+            Backend::Software(order, Box::default()),
+        )
     }
 
     fn with_backend(fonts: &FontConfig, atlas: AtlasPlace, backend: Backend) -> Result<Self> {
@@ -101,7 +107,7 @@ impl Renderer {
     pub fn backend(&self) -> BackendKind {
         match self.backend {
             Backend::Gpu(_) => BackendKind::Gpu,
-            Backend::Software(_) => BackendKind::Software,
+            Backend::Software(..) => BackendKind::Software,
         }
     }
 
@@ -109,7 +115,7 @@ impl Renderer {
     pub fn compositing(&self) -> Compositing {
         match &self.backend {
             Backend::Gpu(gpu) => gpu.compositing(),
-            Backend::Software(_) => Compositing::Cpu,
+            Backend::Software(..) => Compositing::Cpu,
         }
     }
 
@@ -121,6 +127,16 @@ impl Renderer {
     /// The side of the glyph atlas as it is now, in pixels (it grows as glyphs come).
     pub fn atlas_size(&self) -> u32 {
         self.atlas.size()
+    }
+
+    /// Glyph tiles the software renderer used, and looked for in vain (a glyph, colour and
+    /// background met for the first time, or since another took its slot), since it began;
+    /// masks over more than one colour are not looked for. `None` on the GPU backends.
+    pub fn glyph_tiles(&self) -> Option<(u64, u64)> {
+        match &self.backend {
+            Backend::Software(_, tiles) => Some(tiles.counts()),
+            Backend::Gpu(_) => None,
+        }
     }
 
     /// The frame's size in pixels for a grid of `cols × rows`.
@@ -162,7 +178,7 @@ impl Renderer {
         };
         let pixels = match &self.backend {
             Backend::Gpu(gpu) => gpu.new_frame(&ring),
-            Backend::Software(_) => {
+            Backend::Software(..) => {
                 FramePixels::Memory(FrameMemory::new((width * height) as usize))
             }
         };
@@ -269,7 +285,7 @@ impl Renderer {
             Backend::Gpu(gpu) => {
                 gpu.draw(frames, rows, &vertices, &self.atlas, snapshot.background)
             }
-            Backend::Software(order) => {
+            Backend::Software(order, tiles) => {
                 if let (FramePixels::Memory(pixels), Some(atlas)) =
                     (&mut frames.pixels, self.atlas.pixels())
                 {
@@ -279,7 +295,7 @@ impl Renderer {
                         &frames.ring,
                         rows,
                         &vertices,
-                        atlas,
+                        (atlas, tiles),
                         snapshot.background,
                     );
                 }
@@ -346,10 +362,10 @@ impl Renderer {
             .ok_or_else(|| Error::Readback("nothing rendered yet".into()))?;
         let mut image = match (&self.backend, &frames.pixels) {
             (Backend::Gpu(gpu), _) => gpu.read_frame(frames)?,
-            (Backend::Software(_), FramePixels::Memory(pixels)) => {
+            (Backend::Software(..), FramePixels::Memory(pixels)) => {
                 Image::from_argb(frames.ring.width, frames.ring.height, pixels)
             }
-            (Backend::Software(_), FramePixels::Texture { .. }) => {
+            (Backend::Software(..), FramePixels::Texture { .. }) => {
                 return Err(Error::Readback("a texture, not of this renderer".into()));
             }
         };
@@ -372,7 +388,7 @@ impl Renderer {
     pub(crate) fn gpu(&self) -> Option<&GpuBackend> {
         match &self.backend {
             Backend::Gpu(gpu) => Some(gpu),
-            Backend::Software(_) => None,
+            Backend::Software(..) => None,
         }
     }
 }

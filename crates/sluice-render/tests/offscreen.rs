@@ -592,3 +592,35 @@ fn selection_and_cursor_text_colours_are_drawn_and_tracked_as_damage() {
     let outside = colored.pixel(m.width * 6, 1);
     assert_ne!(outside, [0x10, 0xa0, 0x20, 255]);
 }
+
+/// Clearing the atlas (a font change, or a full atlas) gives glyphs the places others had: a
+/// frame drawn after it, by a renderer that drew the others before, equals one drawn by a
+/// renderer that never did. On the software renderer this holds the glyph tiles to the atlas
+/// they were made from.
+#[test]
+fn a_cleared_atlas_draws_new_glyphs_where_old_ones_were() {
+    for way in EVERY_WAY {
+        let mut reused = offscreen_for(way);
+        let mut fresh = offscreen_for(way);
+        // Letters of one height in one colour, so that a place given to another letter has
+        // tiles of the same size.
+        let letters = "acemnorsuvwxz";
+        let mut replay = Replay::new(40, 4, 0);
+        let mut snapshot = Snapshot::default();
+        replay.feed(format!("\x1b[31m{letters}").as_bytes());
+        render(&mut reused, &mut replay, &mut snapshot);
+
+        reused.renderer.set_font(&FontConfig::default()).unwrap();
+        let reversed: String = letters.chars().rev().collect();
+        replay.feed(format!("\r{reversed}").as_bytes());
+        let after = render(&mut reused, &mut replay, &mut snapshot);
+        let expected = fresh.render_image(&mut snapshot).unwrap();
+        if after != expected {
+            let dir = keep(&[
+                (&after, "atlas_cleared.png".into()),
+                (&expected, "atlas_fresh.png".into()),
+            ]);
+            panic!("{way:?}: glyphs drawn after the atlas was cleared differ ({dir:?})");
+        }
+    }
+}
