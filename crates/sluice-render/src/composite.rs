@@ -13,6 +13,10 @@
 //! rectangles, atlas coverage tinted with a colour, and premultiplied colour images. A pixel is
 //! covered when its centre is inside the quad, as a rasteriser decides, and samples the texel
 //! under its centre.
+//!
+//! The software renderer also lends a [`GlyphTiles`]: a mask quad over pixels of one colour is
+//! then copied from the tile the same glyph, colour and background gave before, which holds
+//! exactly the pixels blending would give ([`crate::tiles`]).
 
 use std::ops::Range;
 use std::sync::Arc;
