@@ -26,7 +26,7 @@ struct Cli {
 enum Command {
     /// Run inside a terminal: write deterministic payloads to it and time how fast it reads.
     Write {
-        /// plain, short, color, progress, unicode, scroll, dense or all.
+        /// plain, short, color, progress, unicode, scroll, dense, cursor or all.
         #[arg(long, default_value = "all")]
         payload: String,
         /// Bytes per payload (K, M, G suffixes allowed).

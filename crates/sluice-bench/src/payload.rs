@@ -12,13 +12,15 @@
 //! - `unicode`: CJK, emoji and combining marks;
 //! - `scroll`: a scroll region worked with IL, DL and RI;
 //! - `dense`: every character with its own truecolor foreground and background, the worst
-//!   case for a parser and a renderer alike.
+//!   case for a parser and a renderer alike;
+//! - `cursor`: one character at each cell of an 80×24 area, each placed by its own cursor
+//!   position (`CSI row ; col H`), as a TUI redraws and vtebench's `cursor_motion` writes.
 
 use std::fmt::Write as _;
 
 /// The payloads by name, in the order reports list them.
 pub const PAYLOADS: &[&str] = &[
-    "plain", "short", "color", "progress", "unicode", "scroll", "dense",
+    "plain", "short", "color", "progress", "unicode", "scroll", "dense", "cursor",
 ];
 
 /// Builds at least `len` bytes of payload `name` (whole records, so a little more).
@@ -31,6 +33,7 @@ pub fn payload(name: &str, len: usize) -> Option<Vec<u8>> {
         "unicode" => unicode_line,
         "scroll" => scroll_region_step,
         "dense" => dense_line,
+        "cursor" => cursor_placed,
         _ => return None,
     };
     let mut out = String::with_capacity(len + 4096);
@@ -152,6 +155,17 @@ fn unicode_line(i: usize, out: &mut String) {
         out.push(' ');
     }
     out.push('\n');
+}
+
+/// Record `i`: the character for its pass, at the `i`th cell of an 80×24 area (within any
+/// screen a benchmark runs at), placed there by a cursor position of its own. Each pass
+/// writes the area again with the next letter, so every record changes a cell.
+fn cursor_placed(i: usize, out: &mut String) {
+    const COLS: usize = 80;
+    const ROWS: usize = 24;
+    let cell = i % (COLS * ROWS);
+    let letter = char::from(b'A' + (i / (COLS * ROWS) % 26) as u8);
+    let _ = write!(out, "\x1b[{};{}H{letter}", cell / COLS + 1, cell % COLS + 1);
 }
 
 fn scroll_region_step(i: usize, out: &mut String) {

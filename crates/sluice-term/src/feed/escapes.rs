@@ -1,5 +1,6 @@
-//! Escape sequences met while vte is in its ground state: SGR executed by the feed, the rest
-//! measured so that vte can be given one whole sequence at a time.
+//! Escape sequences met while vte is in its ground state: SGR, cursor motion and erasing
+//! executed by the feed, the rest measured so that vte can be given one whole sequence at a
+//! time.
 //!
 //! Output that colours its text (`ls --color`, compilers, test runners, loggers) sends an SGR
 //! every few characters. Through vte each costs its state machine a byte at a time and a
@@ -8,9 +9,15 @@
 //! for the search for runs the feed had then. [`scan`] reads an SGR whose parameters are plain decimal
 //! numbers into the same [`Attr`]s vte's `attrs_from_sgr_parameters` gives, and any other
 //! form (sub-parameters, an unknown code, a colour out of range) is left to vte whole, so
-//! that what vte does with the unusual stays its own.
+//! that what vte does with the unusual stays its own. Cursor motion, erasing, and inserting
+//! or deleting cells and lines with at most two such parameters ([`Csi`]) are executed the
+//! same way: a TUI places each character it redraws with `CSI row ; col H`, and a progress
+//! bar clears its line with `CSI 2 K` every redraw (docs/performance.md, "Cursor motion and
+//! erasing").
 
-use alacritty_terminal::vte::ansi::{Attr, Color, NamedColor, Rgb};
+use alacritty_terminal::vte::ansi::{
+    Attr, ClearMode, Color, Handler, LineClearMode, NamedColor, Rgb,
+};
 
 const ESC: u8 = 0x1b;
 
@@ -23,6 +30,9 @@ const MAX_PARAMS: usize = 32;
 pub(super) enum Escape {
     /// `CSI … m` that the feed executes, of this many bytes.
     Sgr(Sgr, usize),
+    /// A cursor motion, erase, insertion or deletion that the feed executes, of this many
+    /// bytes.
+    Csi(Csi, usize),
     /// A whole sequence of this many bytes after which vte is back in ground, its own state
     /// unchanged: a CSI or an escape that is not a string's start, with nothing inside that
     /// vte executes on the way (a control) or starts over at (another ESC).
@@ -57,6 +67,74 @@ impl Sgr {
     }
 }
 
+/// A CSI that moves the cursor or erases, inserts or deletes cells or lines, with at most two
+/// plain decimal parameters: what TUIs, progress bars and pagers send between their text
+/// (`progress` clears its line with `CSI 2 K` and climbs with `CSI 1 A`, a TUI places each
+/// piece with `CSI row ; col H`).
+pub(super) struct Csi {
+    action: u8,
+    first: u16,
+    second: u16,
+}
+
+impl Csi {
+    /// `action` with `params`, if the feed executes it: a final byte below whose
+    /// parameters vte takes as counts or positions, or as an erase mode it knows.
+    fn new(action: u8, params: &[u16]) -> Option<Csi> {
+        let (first, second) = match *params {
+            [first] => (first, 0),
+            [first, second] => (first, second),
+            _ => return None,
+        };
+        let known = match action {
+            b'@' | b'A' | b'B' | b'e' | b'C' | b'a' | b'D' | b'd' | b'G' | b'`' | b'H' | b'f'
+            | b'L' | b'M' | b'P' | b'X' => true,
+            b'J' => first <= 3,
+            b'K' => first <= 2,
+            _ => false,
+        };
+        known.then_some(Csi {
+            action,
+            first,
+            second,
+        })
+    }
+
+    /// Executes the sequence on `handler` as vte 0.15's `csi_dispatch` does: a parameter of 0
+    /// (or none) is the default, 1 for counts and positions and 0 for erase modes.
+    #[inline]
+    pub(super) fn execute(&self, handler: &mut impl Handler) {
+        let or_one = |value: u16| usize::from(value.max(1));
+        let n = or_one(self.first);
+        match self.action {
+            b'@' => handler.insert_blank(n),
+            b'A' => handler.move_up(n),
+            b'B' | b'e' => handler.move_down(n),
+            b'C' | b'a' => handler.move_forward(n),
+            b'D' => handler.move_backward(n),
+            b'd' => handler.goto_line(n as i32 - 1),
+            b'G' | b'`' => handler.goto_col(n - 1),
+            b'H' | b'f' => handler.goto(n as i32 - 1, or_one(self.second) - 1),
+            b'J' => handler.clear_screen(match self.first {
+                0 => ClearMode::Below,
+                1 => ClearMode::Above,
+                2 => ClearMode::All,
+                _ => ClearMode::Saved,
+            }),
+            b'K' => handler.clear_line(match self.first {
+                0 => LineClearMode::Right,
+                1 => LineClearMode::Left,
+                _ => LineClearMode::All,
+            }),
+            b'L' => handler.insert_blank_lines(n),
+            b'M' => handler.delete_lines(n),
+            b'P' => handler.delete_chars(n),
+            b'X' => handler.erase_chars(n),
+            _ => unreachable!("Csi::new admits only the actions above"),
+        }
+    }
+}
+
 /// What the escape sequence `bytes` starts with (`bytes[0]` is ESC) is, vte being in ground.
 #[inline]
 pub(super) fn scan(bytes: &[u8]) -> Escape {
@@ -69,7 +147,7 @@ pub(super) fn scan(bytes: &[u8]) -> Escape {
 }
 
 /// `ESC [` parameters (0x30–0x3F), intermediates (0x20–0x2F), a final (0x40–0x7E), read in
-/// one pass that also reads plain decimal parameters for an SGR.
+/// one pass that also reads plain decimal parameters for an SGR or a [`Csi`].
 #[inline]
 fn scan_csi(bytes: &[u8]) -> Escape {
     let mut sgr = Sgr {
@@ -109,11 +187,15 @@ fn scan_csi(bytes: &[u8]) -> Escape {
         return Escape::Other;
     }
     let len = at + 1;
-    if last == b'm' && plain && at == params {
+    if plain && at == params {
         sgr.values[sgr.count] = value;
         sgr.count += 1;
-        if sgr.attrs(|_| ()) {
-            return Escape::Sgr(sgr, len);
+        if last == b'm' {
+            if sgr.attrs(|_| ()) {
+                return Escape::Sgr(sgr, len);
+            }
+        } else if let Some(csi) = Csi::new(last, &sgr.values[..sgr.count]) {
+            return Escape::Csi(csi, len);
         }
     }
     if last == b'h' && bytes[2..params].contains(&b'?') {
@@ -236,7 +318,7 @@ mod tests {
 
     fn length(bytes: &[u8]) -> Option<usize> {
         match scan(bytes) {
-            Escape::Whole(len) => Some(len),
+            Escape::Whole(len) | Escape::Csi(_, len) => Some(len),
             _ => None,
         }
     }
@@ -342,6 +424,47 @@ mod tests {
         ];
         for (bytes, expected) in cases {
             assert_eq!(length(bytes), *expected, "{bytes:?}");
+        }
+    }
+
+    #[test]
+    fn cursor_motion_and_erase_with_plain_parameters_are_executed_here() {
+        let executed = |bytes: &[u8]| matches!(scan(bytes), Escape::Csi(..));
+        let ours: &[&[u8]] = &[
+            b"\x1b[H",
+            b"\x1b[12;40H",
+            b"\x1b[;5f",
+            b"\x1b[7;H",
+            b"\x1b[2K",
+            b"\x1b[J",
+            b"\x1b[3J",
+            b"\x1b[1A",
+            b"\x1b[999C",
+            b"\x1b[0e",
+            b"\x1b[4P",
+            b"\x1b[X",
+            b"\x1b[7d",
+            b"\x1b[5`",
+            b"\x1b[3L",
+            b"\x1b[M",
+            b"\x1b[2@",
+        ];
+        for bytes in ours {
+            assert!(executed(bytes), "{bytes:?} executed by the feed");
+        }
+        let vtes: &[&[u8]] = &[
+            b"\x1b[1;2;3H", // a third parameter
+            b"\x1b[1000H",  // four digits
+            b"\x1b[3K",     // an erase mode vte does not know
+            b"\x1b[5J",
+            b"\x1b[?1J",  // private
+            b"\x1b[1:2H", // a sub-parameter
+            b"\x1b[1 A",  // an intermediate
+            b"\x1b[2E",   // not among those executed here
+            b"\x1b[2b",   // REP
+        ];
+        for bytes in vtes {
+            assert!(!executed(bytes), "{bytes:?} left to vte");
         }
     }
 

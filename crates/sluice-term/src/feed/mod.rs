@@ -15,8 +15,9 @@
 //!   short lines take the fast path too. Combining marks, wide characters that wrap or
 //!   overwrite half of another, insert mode, charsets and wrapping still go to `Term`, and
 //!   behave exactly as alacritty_terminal defines them.
-//! - While vte is known to be in ground, an SGR of plain decimal parameters is executed here
-//!   ([`escapes`]), and every other whole escape sequence goes to vte on its own, after which
+//! - While vte is known to be in ground, an SGR of plain decimal parameters, and a cursor
+//!   motion or erase of at most two, is executed here ([`escapes`]), and every other whole
+//!   escape sequence goes to vte on its own, after which
 //!   vte is in ground again: output that colours or places its text every few characters does
 //!   not go through vte whole. Everything else does.
 //! - Each line feed prefetches the scrollback row that a later line feed will recycle
@@ -312,7 +313,12 @@ impl Feeder {
                 self.escapes_executed += 1;
                 len
             }
-            Escape::Sgr(_, len) | Escape::Whole(len) => {
+            Escape::Csi(csi, len) if self.in_ground => {
+                csi.execute(&mut Forward::new(term, &mut self.mirror));
+                self.escapes_executed += 1;
+                len
+            }
+            Escape::Sgr(_, len) | Escape::Csi(_, len) | Escape::Whole(len) => {
                 let sequence = &bytes[..len];
                 if self.in_ground && !escapes::is_rep(sequence) {
                     self.parse_without_printing(term, sequence);
