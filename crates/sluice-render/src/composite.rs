@@ -787,8 +787,8 @@ mod tests {
         }
     }
 
-    /// Draws `quads` (each a kind, rect and colour, over atlas `glyph` at texel 0,0) on a
-    /// fresh 16×8 canvas, with `tiles` when given; the canvas's pixels.
+    /// Draws `quads` (each a kind, rect and colour; the masks sample an 8×8 glyph at atlas
+    /// texel 0,0) on a fresh 16×8 canvas, with `tiles` when given; the canvas's pixels.
     fn drawn(quads: &[(u32, [f32; 4], [f32; 4])], tiles: Option<&mut GlyphTiles>) -> Vec<u32> {
         // An 8×8 glyph whose coverage climbs along each line and down the lines.
         let data: Vec<u8> = (0..64u32)
