@@ -14,9 +14,10 @@
 //! covered when its centre is inside the quad, as a rasteriser decides, and samples the texel
 //! under its centre.
 //!
-//! The software renderer also lends a [`GlyphTiles`]: a mask quad over pixels of one colour is
-//! then copied from the tile the same glyph, colour and background gave before, which holds
-//! exactly the pixels blending would give ([`crate::tiles`]).
+//! Both ways of compositing here (into GPU textures, and the software renderer's frames in
+//! memory) keep [`GlyphTiles`]: a mask quad over pixels of one colour is copied from the tile
+//! the same glyph, colour and background gave before, which holds exactly the pixels blending
+//! would give ([`crate::tiles`]).
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -318,6 +319,8 @@ pub(crate) struct CpuRows {
     /// straight into the mapped buffer, which saves a frame's size of memory (1.6 MB at
     /// 100×30) and a pass over it each frame (docs/performance.md, "Memory").
     scratch: Option<Vec<u32>>,
+    /// Masks already blended over a plain background ([`crate::tiles`]).
+    tiles: GlyphTiles,
 }
 
 impl CpuRows {
@@ -329,6 +332,7 @@ impl CpuRows {
             staging: StagingPool::default(),
             in_flight: None,
             scratch: (!host_memory).then(Vec::new),
+            tiles: GlyphTiles::default(),
         }
     }
 
@@ -347,6 +351,7 @@ impl CpuRows {
         atlas: AtlasPixels,
         background: Rgb,
     ) {
+        self.tiles.for_atlas(atlas.generation);
         let placed = ring.in_frame_order(rows, row_ends);
         // A copy out of a buffer wants its lines 256 bytes apart.
         let bytes_per_line = (ring.width * 4).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
@@ -393,7 +398,8 @@ impl CpuRows {
                 self.order,
                 (ring.width, top, height),
                 background,
-            );
+            )
+            .with_tiles(&mut self.tiles);
             canvas.draw_run(self.order, run, vertices, atlas);
             encoder.copy_buffer_to_texture(
                 wgpu::TexelCopyBufferInfo {

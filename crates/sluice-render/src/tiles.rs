@@ -13,6 +13,9 @@
 //! (checked before each use, so a glyph that overhangs its neighbour's cell is blended as
 //! before), and only for the atlas generation it was made from: the atlas reuses its places
 //! once cleared, and starts afresh when it grows ([`crate::atlas::Atlas::generation`]).
+//!
+//! The software renderer keeps one set for all its panes, and so does CPU compositing into GPU
+//! textures (the GPU backend on a software adapter, which translucent windows use).
 
 /// Slots in the table, each holding the last tile whose key hashed there. A screen of text in
 /// a handful of colours meets a few hundred keys (printable ASCII in the default colours is
