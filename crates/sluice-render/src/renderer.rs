@@ -131,7 +131,8 @@ impl Renderer {
 
     /// Glyph tiles the software renderer used, and looked for in vain (a glyph, colour and
     /// background met for the first time, or since another took its slot), since it began;
-    /// masks over more than one colour are not looked for. `None` on the GPU backends.
+    /// masks over more than one colour are not looked for. `None` on the GPU backend (whose CPU
+    /// compositing on a software adapter keeps tiles of its own, not counted here).
     pub fn glyph_tiles(&self) -> Option<(u64, u64)> {
         match &self.backend {
             Backend::Software(_, tiles) => Some(tiles.counts()),

@@ -17,9 +17,9 @@
 //!   behave exactly as alacritty_terminal defines them.
 //! - While vte is known to be in ground, an SGR of plain decimal parameters, and a cursor
 //!   motion or erase of at most two, is executed here ([`escapes`]), and every other whole
-//!   escape sequence goes to vte on its own, after which
-//!   vte is in ground again: output that colours or places its text every few characters does
-//!   not go through vte whole. Everything else does.
+//!   escape sequence goes to vte on its own, after which vte is in ground again: output that
+//!   colours or places its text every few characters does not go through vte whole.
+//!   Everything else does.
 //! - Each line feed prefetches the scrollback row that a later line feed will recycle
 //!   ([`ascii::prefetch_recycled_row`]), so the reset finds it in cache.
 //!
@@ -247,11 +247,11 @@ impl Feeder {
 
     /// Parses `bytes` (no OSC string in them) into `term`, as `Processor::advance` would, a
     /// piece at a time: text and line ends through [`take_run`](Self::take_run), which writes
-    /// them itself once vte is known to be in ground, however short; SGR executed here while it
-    /// is ([`escapes`]); every other escape sequence through vte whole, after which vte is in
-    /// ground again; other controls through vte. While vte is known to be in ground, text needs
-    /// no probe: the common case, a line of text, then `\r\n`, then the next line, or a word
-    /// between two colours.
+    /// them itself once vte is known to be in ground, however short; SGR, cursor motion and
+    /// erasing executed here while it is ([`escapes`]); every other escape sequence through
+    /// vte whole, after which vte is in ground again; other controls through vte. While vte is
+    /// known to be in ground, text needs no probe: the common case, a line of text, then
+    /// `\r\n`, then the next line, or a word between two colours.
     ///
     /// Output that colours or places what it prints (the color, progress, dense and scroll
     /// payloads) sends an escape sequence every few characters; through vte whole, a
@@ -301,8 +301,8 @@ impl Feeder {
         }
     }
 
-    /// Takes the escape sequence `bytes` starts with; returns its length. An SGR is executed
-    /// here when vte is known to be in ground; other whole sequences go to vte alone; the rest
+    /// Takes the escape sequence `bytes` starts with; returns its length. An SGR, a cursor
+    /// motion or an erase is executed here when vte is known to be in ground; other whole sequences go to vte alone; the rest
     /// (strings, sequences cut by the read or with a control inside) go to vte with what
     /// follows up to the next ESC, after which vte's state is not known.
     fn take_escape<L: EventListener>(&mut self, term: &mut Term<L>, bytes: &[u8]) -> usize {
