@@ -47,7 +47,7 @@ pub struct Cli {
 
     /// How far the reader may read ahead of the parser, in bytes. Past this the program
     /// writing to the terminal is made to wait (past 256 KiB while a flood has kept the
-    /// parser behind for half a second: the screen stays fresh).
+    /// parser behind for half a second in all: the screen stays fresh).
     /// K, M and G suffixes are allowed (powers of 1024), e.g. 1M.
     #[arg(long, value_name = "BYTES", value_parser = parse_read_ahead)]
     pub read_ahead: Option<usize>,
