@@ -39,8 +39,9 @@ pub const LEAN_READ_AHEAD: usize = 256 << 10;
 pub const SUSTAINED: Duration = Duration::from_millis(500);
 
 /// How long the program must have been silent, with everything it wrote parsed, before its
-/// flood counts as over and the whole ring is given back: longer than a scheduling hiccup of the writer on a loaded
-/// machine (a few ms to tens of ms), shorter than the pauses between a build's bursts.
+/// flood counts as over and the whole ring is given back: longer than a scheduling hiccup of
+/// the writer on a loaded machine (a few ms to tens of ms), shorter than the pauses between a
+/// build's bursts.
 pub const QUIET: Duration = Duration::from_millis(100);
 
 /// The policy's state, owned by the reader thread.
