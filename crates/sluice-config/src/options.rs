@@ -321,8 +321,8 @@ options! {
         working_directory: Option<String> = None, some_not_blank("directory");
         /// How far Sluice may read ahead of its parser, in bytes (K, M, G suffixes): the
         /// burst a program can write without ever waiting. Under a flood that keeps the
-        /// parser behind for half a second in all, a fraction of a frame's parsing (256 KiB), so
-        /// the screen stays fresh. `--read-ahead` wins.
+        /// parser behind for half a second in all, a fraction of a frame's parsing
+        /// (256 KiB), so the screen stays fresh. `--read-ahead` wins.
         read_ahead: String = "16M".to_owned(), read_ahead_size;
         /// Environment variables for every program Sluice starts, as a table
         /// ([terminal.env], or [env] as Alacritty spells it): EDITOR = "vim".

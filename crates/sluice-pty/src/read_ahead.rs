@@ -54,7 +54,6 @@ pub(crate) struct ReadAhead {
     /// When the limit was last asked for, and whether the ring then held more than `lean`:
     /// the time since counts as behind if it did.
     last: Option<(Instant, bool)>,
-    leaning: bool,
 }
 
 impl ReadAhead {
@@ -64,22 +63,21 @@ impl ReadAhead {
             lean: LEAN_READ_AHEAD.min(capacity),
             behind: Duration::ZERO,
             last: None,
-            leaning: false,
         }
     }
 
     /// The most the ring may hold now, given that it holds `filled` bytes at `now`.
     pub(crate) fn limit(&mut self, filled: usize, now: Instant) -> usize {
         let over = filled > self.lean;
+        let was_leaning = self.is_leaning();
         if let Some((then, true)) = self.last {
             self.behind += now.saturating_duration_since(then);
         }
         self.last = Some((now, over));
-        if !self.leaning && self.behind >= SUSTAINED {
+        if !was_leaning && self.is_leaning() {
             tracing::debug!(filled, "pty-reader: the parser is behind; read-ahead lean");
-            self.leaning = true;
         }
-        if self.leaning {
+        if self.is_leaning() {
             self.lean
         } else {
             self.capacity
@@ -94,19 +92,19 @@ impl ReadAhead {
     /// let the backlog grow back to 16 MiB for [`SUSTAINED`] every few seconds.)
     pub(crate) fn kernel_quiet(&mut self, waited: Duration, filled: usize) {
         if filled == 0 && waited >= QUIET {
-            if self.leaning {
+            if self.is_leaning() {
                 tracing::debug!("pty-reader: the parser caught up; read-ahead back to the ring");
             }
-            self.leaning = false;
             self.behind = Duration::ZERO;
             // The wait just ended was the program's silence, not the parser being behind.
             self.last = None;
         }
     }
 
-    #[cfg(test)]
+    /// Lean once the parser has been behind for [`SUSTAINED`] in all during this flood: the
+    /// sum only grows until the flood ends, so there is no flag to keep beside it.
     fn is_leaning(&self) -> bool {
-        self.leaning
+        self.behind >= SUSTAINED
     }
 }
 
