@@ -4,7 +4,12 @@
 # by `sluice-bench run-in` exactly as `sluice-bench compare` starts it, on a private Xvfb.
 # Prints each benchmark's median sample (ms to take one sample's output, lower is better) per
 # terminal as a Markdown table, the fastest in bold, and each terminal's geometric mean as a
-# multiple of the fastest (docs/benchmarks.md, "vtebench").
+# multiple of the fastest and of the drain (docs/benchmarks.md, "vtebench").
+#
+# The drain, run first in every round's rotation, is vtebench on a bare PTY of the same size
+# whose output a tight read loop discards (`sluice-bench run-in --drain`, compare's limit arm):
+# no terminal can take a sample faster. A benchmark on which every terminal ties with it
+# measures the writer's own kernel work, not the terminals; one a terminal beats it on is noise.
 #
 # Usage: [ROUNDS=N] benches/vtebench.sh [MAX_SECS] [TERMINAL...]
 #   MAX_SECS: seconds per benchmark (default 10, vtebench's own); TERMINALs: names that
@@ -37,20 +42,23 @@ if [ ${#terminals[@]} -eq 0 ]; then
   done
 fi
 
+arms=(drain "${terminals[@]}")
 rounds=${ROUNDS:-1}
-count=${#terminals[@]}
+count=${#arms[@]}
 for r in $(seq 0 $((rounds - 1))); do
   for i in $(seq 0 $((count - 1))); do
-    t=${terminals[$(((i + r) % count))]}
+    t=${arms[$(((i + r) % count))]}
     echo "round $((r + 1)): vtebench in $t ($max_secs s per benchmark)..." >&2
-    "$bin/sluice-bench" run-in --terminal "$t" --size 100x30 --timeout 1800 -- \
+    host=(--terminal "$t")
+    [ "$t" = drain ] && host=(--drain)
+    "$bin/sluice-bench" run-in "${host[@]}" --size 100x30 --timeout 1800 -- \
       "$root/bin/vtebench" -b "$root/vtebench-$version/benchmarks" --max-secs "$max_secs" \
       --silent --dat "$tmp/$t.$r.dat"
     [ -s "$tmp/$t.$r.dat" ] || echo "$t: vtebench left no results in round $((r + 1))" >&2
   done
 done
 
-python3 - "$tmp" "${terminals[@]}" <<'PY'
+python3 - "$tmp" "${arms[@]}" <<'PY'
 import math, os, statistics, sys
 
 tmp, names = sys.argv[1], sys.argv[2:]
@@ -74,24 +82,44 @@ for name in names:
         results[name] = {b: statistics.median(v) for b, v in columns.items() if v}
 
 names = [n for n in names if n in results]
+terminals = [n for n in names if n != "drain"]
+drain = results.get("drain", {})
 benches = sorted({b for r in results.values() for b in r})
-print("| benchmark (median ms per sample) | " + " | ".join(names) + " |")
+header = ["drain (the limit)" if n == "drain" else n for n in names]
+print("| benchmark (median ms per sample) | " + " | ".join(header) + " |")
 print("|---" * (len(names) + 1) + "|")
-ratios = {n: [] for n in names}
+to_best = {n: [] for n in terminals}
+to_drain = {n: [] for n in terminals}
 for bench in benches:
     have = {n: results[n][bench] for n in names if bench in results[n]}
-    best = min(have.values())
+    # The fastest terminal is bold; the drain is the limit, not a competitor.
+    best = min((have[n] for n in terminals if n in have), default=None)
     cells = []
     for n in names:
         if n not in have:
             cells.append("—")
             continue
-        ratios[n].append(have[n] / best)
         text = f"{have[n]:.2f}"
-        cells.append(f"**{text}**" if have[n] == best else text)
+        if n != "drain":
+            to_best[n].append(have[n] / best)
+            if bench in drain:
+                to_drain[n].append(have[n] / drain[bench])
+            if have[n] == best:
+                text = f"**{text}**"
+        cells.append(text)
     print(f"| {bench} | " + " | ".join(cells) + " |")
-geo = [math.exp(sum(map(math.log, ratios[n])) / len(ratios[n])) for n in names]
-print("| geometric mean, × the fastest | " + " | ".join(f"{g:.2f}" for g in geo) + " |")
-wins = [sum(1 for r in ratios[n] if r == 1.0) for n in names]
-print("| fastest on | " + " | ".join(f"{w} of {len(benches)}" for w in wins) + " |")
+
+
+def geomean(values):
+    return math.exp(sum(map(math.log, values)) / len(values)) if values else float("nan")
+
+
+def row(title, figures):
+    cells = ["—" if n == "drain" else figures[n] for n in names]
+    print(f"| {title} | " + " | ".join(cells) + " |")
+
+
+row("geometric mean, × the fastest", {n: f"{geomean(to_best[n]):.2f}" for n in terminals})
+row("geometric mean, × the drain", {n: f"{geomean(to_drain[n]):.2f}" for n in terminals})
+row("fastest on", {n: f"{sum(r == 1.0 for r in to_best[n])} of {len(to_best[n])}" for n in terminals})
 PY

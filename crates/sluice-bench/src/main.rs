@@ -132,15 +132,22 @@ enum Command {
     },
     /// Run a command inside one terminal, started as compare starts it (same command line,
     /// DejaVu Sans Mono 10 pt, same size), and wait for the terminal to exit: for benchmarks
-    /// that run inside the terminal they measure, e.g. vtebench (benches/vtebench.sh).
+    /// that run inside the terminal they measure, e.g. vtebench (benches/vtebench.sh). With
+    /// --drain, run it on compare's limit arm instead.
     RunIn {
         /// The terminal: NAME for a known one, or NAME='CMD ARGS… {}'.
-        #[arg(long = "terminal", value_name = "NAME[=CMD]", value_parser = compare::TerminalSpec::parse)]
-        terminal: compare::TerminalSpec,
-        /// The window's size in cells.
+        #[arg(long = "terminal", value_name = "NAME[=CMD]", value_parser = compare::TerminalSpec::parse,
+              required_unless_present = "drain")]
+        terminal: Option<compare::TerminalSpec>,
+        /// Instead of a terminal, a bare PTY of the same size whose output a tight read loop
+        /// discards: the limit no terminal can beat, measured as the terminals are.
+        #[arg(long, conflicts_with = "terminal")]
+        drain: bool,
+        /// The window's size in cells (the drain's PTY's, with --drain).
         #[arg(long, default_value = WINDOW_SIZE, value_name = "COLSxROWS", value_parser = parse_size)]
         size: (u16, u16),
-        /// Seconds after which the terminal is killed and the run fails.
+        /// Seconds after which the terminal (the command, with --drain) is killed and the run
+        /// fails.
         #[arg(long, default_value = "600", value_parser = parse_seconds)]
         timeout: Duration,
         /// The command and its arguments.
@@ -340,10 +347,15 @@ fn main() -> anyhow::Result<()> {
         Command::WindowProbe { socket } => window::run_probe(&socket),
         Command::RunIn {
             terminal,
+            drain: _,
             size,
             timeout,
             command,
-        } => compare::run_in(&terminal, size, &command, timeout),
+        } => {
+            // clap requires exactly one of --terminal and --drain.
+            let host = terminal.map_or(compare::Host::Drain, compare::Host::Terminal);
+            compare::run_in(&host, size, &command, timeout)
+        }
         Command::PtyCapacity { json } => {
             let results = capacity::measure().context("measuring buffer capacity")?;
             if json {

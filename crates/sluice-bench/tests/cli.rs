@@ -304,6 +304,48 @@ fn run_in_runs_the_command_in_the_terminal_with_its_size_and_waits() {
 }
 
 #[test]
+fn run_in_drain_runs_the_command_on_a_pty_of_the_size_and_waits() {
+    let out = std::env::temp_dir().join(format!("sluice-bench-drain-{}", std::process::id()));
+    // `stty size` fails where stdin is not a terminal: the drain gives the command a PTY,
+    // sized as asked, and discards what it writes.
+    let script = format!(
+        "sleep 0.3; head -c 1000000 /dev/zero; stty size > {}",
+        out.display()
+    );
+    let started = std::time::Instant::now();
+    let (code, stdout, stderr) = bench(&[
+        "run-in", "--drain", "--size", "120x40", "--", "sh", "-c", &script,
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stdout.is_empty(),
+        "the command's output reached stdout: {stdout:?}"
+    );
+    assert!(
+        started.elapsed() >= std::time::Duration::from_millis(300),
+        "returned before the command ended"
+    );
+    let size = std::fs::read_to_string(&out).unwrap();
+    let _ = std::fs::remove_file(&out);
+    assert_eq!(size.trim(), "40 120");
+}
+
+#[test]
+fn run_in_needs_a_terminal_or_the_drain_but_not_both() {
+    let (code, _, stderr) = bench(&["run-in", "--", "true"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    let (code, _, stderr) = bench(&[
+        "run-in",
+        "--drain",
+        "--terminal",
+        ENV_TERMINAL,
+        "--",
+        "true",
+    ]);
+    assert_eq!(code, Some(2), "{stderr}");
+}
+
+#[test]
 fn run_in_kills_a_terminal_that_outlives_its_timeout() {
     let started = std::time::Instant::now();
     let (code, _, stderr) = bench(&[
@@ -321,5 +363,14 @@ fn run_in_kills_a_terminal_that_outlives_its_timeout() {
     assert!(
         started.elapsed() < std::time::Duration::from_secs(10),
         "waited out the command instead"
+    );
+
+    let started = std::time::Instant::now();
+    let (code, _, stderr) = bench(&["run-in", "--drain", "--timeout", "0.5", "--", "sleep", "30"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("still running on the drain"), "{stderr}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "waited out the command on the drain instead"
     );
 }

@@ -31,6 +31,8 @@ impl Drain {
             .map_err(|e| anyhow!("cannot open a PTY: {e:#}"))?;
         let mut builder = CommandBuilder::from_argv(command.iter().map(Into::into).collect());
         builder.env("TERM", "xterm-256color");
+        // As in a terminal started from here: relative paths in the command mean the same.
+        builder.cwd(std::env::current_dir()?);
         let child = pair
             .slave
             .spawn_command(builder)

@@ -42,7 +42,7 @@ use crate::latency::{Percentiles, percentiles};
 use crate::window::protocol::{Message, START_MARK, monotonic_ns};
 use crate::window::{self, Probe, x11};
 pub use plot::plot;
-pub use run_in::run_in;
+pub use run_in::{Host, run_in};
 pub use table::markdown;
 pub use terminals::{KNOWN, TerminalSpec, known_names};
 
