@@ -85,9 +85,9 @@ fn unicode_text(rng: &mut Rng, len: usize) -> Vec<u8> {
     out
 }
 
-/// An SGR of up to five parameters: the forms the feed executes itself and the ones it must
-/// leave to vte (an unknown code, a colour out of range or cut short, sub-parameters, more
-/// digits than any code, an empty parameter).
+/// An SGR of up to five parameters: the forms the feed executes itself (with an unknown code,
+/// or a colour out of range or cut short, which vte skips) and the ones it must leave to vte
+/// (sub-parameters, more digits than any code), and an empty parameter.
 fn sgr(rng: &mut Rng) -> Vec<u8> {
     const CODES: &[&str] = &[
         "",
@@ -115,6 +115,8 @@ fn sgr(rng: &mut Rng) -> Vec<u8> {
         "104",
         "53",
         "38;5;300",
+        "48;5;353",
+        "38;2;300",
         "38;2;1",
         "4:3",
         "38:2::1:2:3",

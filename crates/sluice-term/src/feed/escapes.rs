@@ -7,9 +7,10 @@
 //! `Vec` of attributes; `perf` on `parse-ratio 2 8 color` put 28% of the parse in vte's
 //! parser and its SGR mapping, and 20% in `Term::input` for the words between them, too short
 //! for the search for runs the feed had then. [`scan`] reads an SGR whose parameters are plain decimal
-//! numbers into the same [`Attr`]s vte's `attrs_from_sgr_parameters` gives, and any other
-//! form (sub-parameters, an unknown code, a colour out of range) is left to vte whole, so
-//! that what vte does with the unusual stays its own. Cursor motion, erasing, and inserting
+//! numbers into the same [`Attr`]s vte's `attrs_from_sgr_parameters` gives, skipping an
+//! unknown code or a colour out of range as vte does; any other form (sub-parameters, a
+//! private marker, more parameters than vte keeps) is left to vte whole, so that what vte does
+//! with the unusual stays its own. Cursor motion, erasing, and inserting
 //! or deleting cells and lines with at most two such parameters ([`Csi`]) are executed the
 //! same way: a TUI places each character it redraws with `CSI row ; col H`, and a progress
 //! bar clears its line with `CSI 2 K` every redraw (docs/performance.md, "Cursor motion and
@@ -53,17 +54,19 @@ pub(super) struct Sgr {
 
 impl Sgr {
     /// Gives `apply` the SGR's attributes in order, as vte's `attrs_from_sgr_parameters`
-    /// would; false, having stopped, at the first code that maps to none.
+    /// would: a code that maps to none (unknown, or a colour out of range or cut short) is
+    /// skipped with the parameters it took, and the rest still apply. vtebench's `dense_cells`
+    /// sends background indices up to 355 in most of its cells; while such SGRs went to vte
+    /// whole, its state machine took a fifth of the run (`perf`, docs/performance.md,
+    /// "SGRs with codes vte skips").
     #[inline]
-    pub(super) fn attrs(&self, mut apply: impl FnMut(Attr)) -> bool {
+    pub(super) fn attrs(&self, mut apply: impl FnMut(Attr)) {
         let mut params = self.values[..self.count].iter().copied();
         while let Some(code) = params.next() {
-            match attr(code, &mut params) {
-                Some(attr) => apply(attr),
-                None => return false,
+            if let Some(attr) = attr(code, &mut params) {
+                apply(attr);
             }
         }
-        true
     }
 }
 
@@ -191,9 +194,7 @@ fn scan_csi(bytes: &[u8]) -> Escape {
         sgr.values[sgr.count] = value;
         sgr.count += 1;
         if last == b'm' {
-            if sgr.attrs(|_| ()) {
-                return Escape::Sgr(sgr, len);
-            }
+            return Escape::Sgr(sgr, len);
         } else if let Some(csi) = Csi::new(last, &sgr.values[..sgr.count]) {
             return Escape::Csi(csi, len);
         }
@@ -231,7 +232,8 @@ fn scan_esc(bytes: &[u8]) -> Escape {
 }
 
 /// The attribute of SGR code `code`, taking the parameters of a colour from `rest`, as
-/// vte's `attrs_from_sgr_parameters` maps it; `None` where vte sets no attribute.
+/// vte's `attrs_from_sgr_parameters` maps it; `None` where vte sets no attribute, having taken
+/// from `rest` what vte takes (a colour's parameters up to the first that is out of range).
 fn attr(code: u16, rest: &mut impl Iterator<Item = u16>) -> Option<Attr> {
     Some(match code {
         0 => Attr::Reset,
@@ -266,7 +268,8 @@ fn attr(code: u16, rest: &mut impl Iterator<Item = u16>) -> Option<Attr> {
     })
 }
 
-/// `5;INDEX` or `2;R;G;B`, each within a byte.
+/// `5;INDEX` or `2;R;G;B`, each within a byte; the parameters are taken up to and with the
+/// first that is not, as vte's `parse_sgr_color` takes them.
 fn color(rest: &mut impl Iterator<Item = u16>) -> Option<Color> {
     let mut byte = || rest.next().and_then(|v| u8::try_from(v).ok());
     match byte()? {
@@ -302,6 +305,8 @@ const NAMED: [NamedColor; 16] = [
 
 #[cfg(test)]
 mod tests {
+    use alacritty_terminal::vte::ansi::{Processor, StdSyncHandler};
+
     use super::*;
 
     fn attrs(bytes: &[u8]) -> Option<Vec<Attr>> {
@@ -309,7 +314,7 @@ mod tests {
             Escape::Sgr(sgr, len) => {
                 assert_eq!(len, bytes.len(), "{bytes:?}");
                 let mut attrs = Vec::new();
-                assert!(sgr.attrs(|attr| attrs.push(attr)));
+                sgr.attrs(|attr| attrs.push(attr));
                 Some(attrs)
             }
             _ => None,
@@ -387,15 +392,53 @@ mod tests {
         assert_eq!(attrs(bytes.as_bytes()), Some(expected));
     }
 
+    /// The attributes vte itself gives a handler for `bytes`.
+    fn vtes_attrs(bytes: &[u8]) -> Vec<Attr> {
+        #[derive(Default)]
+        struct Recorder(Vec<Attr>);
+        impl Handler for Recorder {
+            fn terminal_attribute(&mut self, attr: Attr) {
+                self.0.push(attr);
+            }
+        }
+        let mut recorder = Recorder::default();
+        Processor::<StdSyncHandler>::new().advance(&mut recorder, bytes);
+        recorder.0
+    }
+
+    #[test]
+    fn codes_vte_skips_are_skipped_with_what_they_take() {
+        let cases: &[(&[u8], Vec<Attr>)] = &[
+            (b"\x1b[53m", vec![]), // a code vte ignores
+            (b"\x1b[10;1m", vec![Attr::Bold]),
+            (b"\x1b[38;5;256m", vec![]), // an index out of range
+            (b"\x1b[38;2;1;2m", vec![]), // a colour cut short
+            (b"\x1b[38m", vec![]),
+            (b"\x1b[38;7;1m", vec![Attr::Bold]), // no such colour space: 7 is taken
+            // A red out of range ends the colour; green and blue are codes of their own.
+            (b"\x1b[38;2;300;4;1m", vec![Attr::Underline, Attr::Bold]),
+            // vtebench's dense_cells.
+            (
+                b"\x1b[38;5;102;48;5;353;1;3;4m",
+                vec![
+                    Attr::Foreground(Color::Indexed(102)),
+                    Attr::Bold,
+                    Attr::Italic,
+                    Attr::Underline,
+                ],
+            ),
+        ];
+        for (bytes, expected) in cases {
+            assert_eq!(vtes_attrs(bytes), *expected, "vte, {bytes:?}");
+            assert_eq!(attrs(bytes).as_ref(), Some(expected), "{bytes:?}");
+        }
+    }
+
     #[test]
     fn unusual_sgrs_are_left_to_vte_whole() {
         for bytes in [
             &b"\x1b[4:3m"[..],    // a sub-parameter
             b"\x1b[38:2::1:2:3m", // colon colour
-            b"\x1b[53m",          // a code vte ignores
-            b"\x1b[38;5;256m",    // an index out of range
-            b"\x1b[38;2;1;2m",    // a colour cut short
-            b"\x1b[38;7;1m",      // no such colour space
             b"\x1b[1000m",        // more digits than any code
             b"\x1b[>4;1m",        // a private marker
             b"\x1b[0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0m", // 33, more than vte keeps
