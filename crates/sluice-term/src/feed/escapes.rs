@@ -6,13 +6,13 @@
 //! every few characters. Through vte each costs its state machine a byte at a time and a
 //! `Vec` of attributes; `perf` on `parse-ratio 2 8 color` put 28% of the parse in vte's
 //! parser and its SGR mapping, and 20% in `Term::input` for the words between them, too short
-//! for the search for runs the feed had then. [`scan`] reads an SGR whose parameters are plain decimal
-//! numbers into the same [`Attr`]s vte's `attrs_from_sgr_parameters` gives, skipping an
-//! unknown code or a colour out of range as vte does; any other form (sub-parameters, a
-//! private marker, more parameters than vte keeps) is left to vte whole, so that what vte does
-//! with the unusual stays its own. Cursor motion, erasing, and inserting
-//! or deleting cells and lines with at most two such parameters ([`Csi`]) are executed the
-//! same way: a TUI places each character it redraws with `CSI row ; col H`, and a progress
+//! for the search for runs the feed had then. [`scan`] reads an SGR whose parameters are
+//! plain decimal numbers into the same [`Attr`]s vte's `attrs_from_sgr_parameters` gives,
+//! skipping an unknown code or a colour out of range as vte does; any other form
+//! (sub-parameters, a private marker, more parameters than vte keeps) is left to vte whole, so
+//! that what vte does with the unusual stays its own. Cursor motion, erasing, and inserting or
+//! deleting cells and lines with at most two such parameters ([`Csi`]) are executed the same
+//! way: a TUI places each character it redraws with `CSI row ; col H`, and a progress
 //! bar clears its line with `CSI 2 K` every redraw (docs/performance.md, "Cursor motion and
 //! erasing").
 
@@ -46,7 +46,7 @@ pub(super) enum Escape {
     Other,
 }
 
-/// The parameters of an SGR whose every code maps to an attribute.
+/// The parameters of an SGR, all plain decimal numbers: what [`Sgr::attrs`] maps as vte does.
 pub(super) struct Sgr {
     values: [u16; MAX_PARAMS],
     count: usize,
