@@ -277,56 +277,46 @@ fn latency_measures_echoes_through_the_pipeline() {
 /// with it, as the known terminals do.
 const ENV_TERMINAL: &str = "fake=env SIZE={cols}x{rows} {}";
 
-#[test]
-fn run_in_runs_the_command_in_the_terminal_with_its_size_and_waits() {
-    let out = std::env::temp_dir().join(format!("sluice-bench-run-in-{}", std::process::id()));
-    let script = format!("sleep 0.3; echo $SIZE > {}", out.display());
+/// `run-in HOST --size 120x40 -- sh -c SCRIPT`, where SCRIPT sleeps 0.3 s, runs `then` and
+/// writes what it prints to a file: checks that run-in succeeded and waited for the command,
+/// and returns the file's text and run-in's stdout.
+fn run_in_sized(host: &[&str], then: &str) -> (String, String) {
+    let out = std::env::temp_dir().join(format!(
+        "sluice-bench-run-in-{}-{}",
+        host[0].trim_start_matches('-'),
+        std::process::id()
+    ));
+    let script = format!("sleep 0.3; {then} > {}", out.display());
     let started = std::time::Instant::now();
-    let (code, _, stderr) = bench(&[
-        "run-in",
-        "--terminal",
-        ENV_TERMINAL,
-        "--size",
-        "120x40",
-        "--",
-        "sh",
-        "-c",
-        &script,
-    ]);
+    let mut args = vec!["run-in"];
+    args.extend_from_slice(host);
+    args.extend_from_slice(&["--size", "120x40", "--", "sh", "-c", &script]);
+    let (code, stdout, stderr) = bench(&args);
     assert_eq!(code, Some(0), "{stderr}");
     assert!(
         started.elapsed() >= std::time::Duration::from_millis(300),
-        "returned before the terminal exited"
+        "returned before the command ended"
     );
-    let size = std::fs::read_to_string(&out).unwrap();
+    let text = std::fs::read_to_string(&out).unwrap();
     let _ = std::fs::remove_file(&out);
+    (text, stdout)
+}
+
+#[test]
+fn run_in_runs_the_command_in_the_terminal_with_its_size_and_waits() {
+    let (size, _) = run_in_sized(&["--terminal", ENV_TERMINAL], "echo $SIZE");
     assert_eq!(size.trim(), "120x40");
 }
 
 #[test]
 fn run_in_drain_runs_the_command_on_a_pty_of_the_size_and_waits() {
-    let out = std::env::temp_dir().join(format!("sluice-bench-drain-{}", std::process::id()));
     // `stty size` fails where stdin is not a terminal: the drain gives the command a PTY,
     // sized as asked, and discards what it writes.
-    let script = format!(
-        "sleep 0.3; head -c 1000000 /dev/zero; stty size > {}",
-        out.display()
-    );
-    let started = std::time::Instant::now();
-    let (code, stdout, stderr) = bench(&[
-        "run-in", "--drain", "--size", "120x40", "--", "sh", "-c", &script,
-    ]);
-    assert_eq!(code, Some(0), "{stderr}");
+    let (size, stdout) = run_in_sized(&["--drain"], "head -c 1000000 /dev/zero; stty size");
     assert!(
         stdout.is_empty(),
         "the command's output reached stdout: {stdout:?}"
     );
-    assert!(
-        started.elapsed() >= std::time::Duration::from_millis(300),
-        "returned before the command ended"
-    );
-    let size = std::fs::read_to_string(&out).unwrap();
-    let _ = std::fs::remove_file(&out);
     assert_eq!(size.trim(), "40 120");
 }
 
