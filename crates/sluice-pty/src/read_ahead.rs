@@ -1,5 +1,6 @@
 //! How far the reader may read ahead of the parser: the whole ring for a burst, about a
-//! frame's parse work under a sustained flood.
+//! frame's parse work under a sustained flood; and, while a flood is young, without waking the
+//! parser at all.
 //!
 //! A deep ring is what lets a program write a burst at the kernel's speed while the parser
 //! catches up behind it. Under a flood that never ends, the same depth buys nothing: the
@@ -17,6 +18,19 @@
 //! under a flood"). The price: a program that writes much more than a burst before it pauses
 //! finishes later, because it can no longer leave the ring's depth behind unparsed; the bytes
 //! reach the screen no later than before.
+//!
+//! **A young flood is read without the parser.** On two cores the kernel's side of a bare
+//! drain (the writer's `write(2)`, the flush worker, the reader's `read(2)`) keeps both cores
+//! busy, so a parser that runs beside it takes its time from the writer: in a 100×30 window a
+//! 16 MiB burst of dense colour was written at 0.45–0.5× a bare drain's rate with the parser
+//! woken by every read, and 0.8× with it left asleep until the burst was over
+//! (docs/performance.md, "A young flood is read without the parser"). So once a flood has
+//! brought [`DEFER_ABOVE`] the reader stops waking the parser, for at most [`DEFER_FOR`] from the
+//! flood's start, and wakes it as soon as the program pauses for [`GRACE`] or the ring reaches
+//! its limit. The price is the screen: it holds its last frame for up to [`DEFER_FOR`] at the
+//! start of a flood. The parser's work is the same and starts on cores the writer has left, so
+//! the last frame of a burst comes no later (the headless drain of a 16 MiB burst finished
+//! parsing in 0.21–0.26 s against 0.18–0.29 s).
 
 use std::time::{Duration, Instant};
 
@@ -44,6 +58,25 @@ pub const SUSTAINED: Duration = Duration::from_millis(500);
 /// build's bursts.
 pub const QUIET: Duration = Duration::from_millis(100);
 
+/// How much a flood must have brought before the reader stops waking the parser: more than
+/// any program draws as one screen (a 200×60 screen with an SGR and a character in every cell
+/// is about 300 KB), so a TUI's redraw, a prompt, an echo or a build's burst of log lines are
+/// parsed as they arrive, with the parser woken by every read.
+pub const DEFER_ABOVE: usize = 1 << 20;
+
+/// For how long from a flood's start the parser may be left asleep: a tenth of a second, about
+/// the longest pause people read as instant; the screen holds its last frame that long at most.
+/// A 16 MiB burst reaches the ring in 70–170 ms here, so a longer wait would absorb more of
+/// one (0.94× the drain for 16 MiB of plain lines with 300 ms, against 0.76× with 100 ms, in
+/// three rounds each; docs/performance.md).
+pub const DEFER_FOR: Duration = Duration::from_millis(100);
+
+/// How long a deferring reader that finds the kernel empty waits for more before it wakes the
+/// parser: a program writing a burst refills the kernel's buffer within microseconds, so a
+/// millisecond's silence means it has paused, and its output should reach the screen. (The
+/// shortest `poll(2)` timeout.)
+pub const GRACE: Duration = Duration::from_millis(1);
+
 /// The policy's state, owned by the reader thread.
 #[derive(Debug, Clone)]
 pub(crate) struct ReadAhead {
@@ -54,6 +87,21 @@ pub(crate) struct ReadAhead {
     /// When the limit was last asked for, and whether the ring then held more than `lean`:
     /// the time since counts as behind if it did.
     last: Option<(Instant, bool)>,
+    /// Where this flood is in its deferral of the parser.
+    young: Young,
+}
+
+/// A flood's deferral of the parser: the flood's start and what it has brought while the
+/// deferral may still run, or that it has ended for this flood.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Young {
+    /// No byte yet since the last flood ended.
+    NotStarted,
+    /// The flood started at `since` and has brought `read` bytes.
+    Since { since: Instant, read: usize },
+    /// The parser has been woken for good in this flood: [`DEFER_FOR`] passed, the program
+    /// paused, or the reader leaned.
+    Over,
 }
 
 impl ReadAhead {
@@ -63,7 +111,50 @@ impl ReadAhead {
             lean: LEAN_READ_AHEAD.min(capacity),
             behind: Duration::ZERO,
             last: None,
+            young: Young::NotStarted,
         }
+    }
+
+    /// The reader put `n` bytes in the ring at `now`; returns whether it should wake the
+    /// parser for them.
+    pub(crate) fn read(&mut self, n: usize, now: Instant) -> bool {
+        self.young = match self.young {
+            Young::NotStarted => Young::Since {
+                since: now,
+                read: n,
+            },
+            Young::Since { since, .. } if now.saturating_duration_since(since) >= DEFER_FOR => {
+                Young::Over
+            }
+            Young::Since { since, read } => Young::Since {
+                since,
+                read: read + n,
+            },
+            Young::Over => Young::Over,
+        };
+        !self.defers_parser()
+    }
+
+    /// How long to wait for more output before waking the parser, when the reader finds the
+    /// kernel empty: [`GRACE`] while the parser is being left asleep, `None` when it is awake.
+    pub(crate) fn grace(&self) -> Option<Duration> {
+        self.defers_parser().then_some(GRACE)
+    }
+
+    /// The reader woke the parser after the program paused: the parser stays awake for the
+    /// rest of this flood.
+    pub(crate) fn parser_woken(&mut self) {
+        if self.young != Young::NotStarted {
+            self.young = Young::Over;
+        }
+    }
+
+    /// Whether the reader is leaving the parser asleep: the flood has brought [`DEFER_ABOVE`]
+    /// within [`DEFER_FOR`] of its start. (A reader never leans while it defers: the time behind
+    /// starts with the flood too, and leaning takes longer.)
+    fn defers_parser(&self) -> bool {
+        const { assert!(DEFER_FOR.as_millis() < SUSTAINED.as_millis()) };
+        matches!(self.young, Young::Since { read, .. } if read >= DEFER_ABOVE)
     }
 
     /// The most the ring may hold now, given that it holds `filled` bytes at `now`.
@@ -98,6 +189,7 @@ impl ReadAhead {
             self.behind = Duration::ZERO;
             // The wait just ended was the program's silence, not the parser being behind.
             self.last = None;
+            self.young = Young::NotStarted;
         }
     }
 
@@ -205,6 +297,68 @@ mod tests {
         r.kernel_quiet(QUIET, MIB);
         assert_eq!(r.limit(2 * MIB, at(t0, 400)), 16 * MIB);
         assert_eq!(r.limit(2 * MIB, at(t0, 500)), LEAN);
+    }
+
+    /// Reads `total` bytes in 4 KiB reads (a PTY's), `per_ms` reads a millisecond, from
+    /// `from_ms`; returns whether each read would wake the parser.
+    fn reads(r: &mut ReadAhead, t0: Instant, from_ms: u64, total: usize, per_ms: u64) -> Vec<bool> {
+        (0..total / 4096)
+            .map(|i| r.read(4096, at(t0, from_ms + i as u64 / per_ms)))
+            .collect()
+    }
+
+    #[test]
+    fn a_young_flood_is_read_without_waking_the_parser_until_the_program_pauses() {
+        let t0 = Instant::now();
+        let mut r = ReadAhead::new(16 * MIB);
+        // 16 reads a millisecond: 64 MiB/s. The first MiB wakes the parser read by read.
+        let woken = reads(&mut r, t0, 0, 4 * MIB, 16);
+        let first_quiet = DEFER_ABOVE / 4096 - 1;
+        assert!(woken[..first_quiet].iter().all(|&w| w), "below DEFER_ABOVE");
+        assert!(
+            woken[first_quiet..].iter().all(|&w| !w),
+            "above it, within DEFER_FOR"
+        );
+        assert_eq!(r.grace(), Some(GRACE));
+        // The program pauses for the grace: the reader wakes the parser, which stays awake
+        // for the rest of the flood, pauses shorter than QUIET included.
+        r.parser_woken();
+        assert_eq!(r.grace(), None);
+        assert!(reads(&mut r, t0, 70, 2 * MIB, 16).iter().all(|&w| w));
+        r.kernel_quiet(Duration::from_millis(20), 0);
+        assert!(reads(&mut r, t0, 250, 2 * MIB, 16).iter().all(|&w| w));
+        // A quiet spell with everything parsed ends the flood: the next one is young again.
+        r.kernel_quiet(QUIET, 0);
+        assert!(!reads(&mut r, t0, 1000, 2 * MIB, 16).last().unwrap());
+    }
+
+    #[test]
+    fn the_parser_is_left_asleep_for_at_most_defer_for() {
+        let t0 = Instant::now();
+        let mut r = ReadAhead::new(16 * MIB);
+        // 4 reads a millisecond (16 MiB/s, a writer that never pauses): 1 MiB after 64 ms,
+        // asleep until 100 ms from the flood's start, awake from then on.
+        let woken = reads(&mut r, t0, 0, 4 * MIB, 4);
+        let ms = |i: usize| i as u64 / 4;
+        for (i, &w) in woken.iter().enumerate() {
+            let young = ms(i) < DEFER_FOR.as_millis() as u64;
+            let big = (i + 1) * 4096 >= DEFER_ABOVE;
+            assert_eq!(w, !(young && big), "read {i} at {} ms", ms(i));
+        }
+        assert_eq!(r.grace(), None);
+    }
+
+    #[test]
+    fn output_that_grows_slowly_is_never_held_back() {
+        // A prompt, a build logging for seconds, a TUI redrawing: the flood never brings
+        // DEFER_ABOVE within DEFER_FOR of its start, so every read wakes the parser.
+        let t0 = Instant::now();
+        let mut r = ReadAhead::new(16 * MIB);
+        assert!(r.read(40, t0));
+        for ms in (0..5000).step_by(10) {
+            assert!(r.read(64 << 10, at(t0, 50 + ms)), "{ms} ms");
+            assert_eq!(r.grace(), None);
+        }
     }
 
     #[test]

@@ -49,7 +49,8 @@ pub(crate) fn run(
         if stop.requested() {
             return ReaderEnd::Stopped;
         }
-        let limit = read_ahead.limit(ring.filled(), Instant::now());
+        let now = Instant::now();
+        let limit = read_ahead.limit(ring.filled(), now);
         let room = match ring.wait_for_room_below(limit) {
             Room::Free(room) => room,
             Room::Abandoned => return ReaderEnd::Abandoned,
@@ -69,8 +70,27 @@ pub(crate) fn run(
             Ok(n) => {
                 stats.record_read(n);
                 trickle.read(n);
+                if read_ahead.read(n, now) {
+                    ring.wake_consumer();
+                }
             }
             Err(err) if err.kind() == io::ErrorKind::WouldBlock => {
+                if let Some(grace) = read_ahead.grace() {
+                    // The parser is asleep while a young flood is read ahead: more output within
+                    // the grace goes on with the flood; silence means the program paused, and
+                    // its output should reach the screen.
+                    match wait_for(fd, libc::POLLIN, &stop.pipe, Some(grace)) {
+                        Ok(Ready::Fd) => continue,
+                        Ok(Ready::Timeout) => {}
+                        Ok(Ready::Woken) => return ReaderEnd::Stopped,
+                        Err(err) => {
+                            tracing::error!(%err, "pty-reader: poll failed");
+                            return ReaderEnd::Failed;
+                        }
+                    }
+                    read_ahead.parser_woken();
+                    ring.wake_consumer();
+                }
                 let waiting = Instant::now();
                 let release_at = ring.holds_idle_memory().then_some(RELEASE_AFTER_QUIET);
                 match wait_for(fd, libc::POLLIN, &stop.pipe, release_at) {

@@ -4,7 +4,9 @@
 //! from `read(2)` and the parser drains in slices. Neither side ever takes a lock:
 //!
 //! - The consumer parks only when the ring is empty; the producer unparks it only if it is
-//!   parked, so a busy parser costs the reader one relaxed flag check per read.
+//!   parked, so a busy parser costs the reader one relaxed flag check per read. The reader may
+//!   also leave it parked while a flood is young ([`crate::read_ahead`]), and always wakes it
+//!   before parking itself.
 //! - The producer parks only when the ring holds the reader's read-ahead (the memory cap, or
 //!   less under a sustained flood: [`crate::read_ahead`]); the consumer unparks it as
 //!   soon as it frees space. The time spent there is counted, because it is the only time the
@@ -131,6 +133,9 @@ impl RingProducer {
             return Room::Free(free);
         }
         self.shared.producer_thread.get_or_init(thread::current);
+        // The consumer frees the room, so it must be awake: the reader may have left it asleep
+        // while the ring filled.
+        self.wake_consumer();
         let started = Instant::now();
         self.stats.set_waiting_for_room(true);
         let result = loop {
@@ -156,7 +161,9 @@ impl RingProducer {
     }
 
     /// Lends out up to `max` bytes of contiguous free space to `fill`, which returns how many
-    /// bytes it wrote (or an error). Those bytes are published to the consumer at once.
+    /// bytes it wrote (or an error). Those bytes are published to the consumer at once; a
+    /// parked consumer sees them once [`wake_consumer`](Self::wake_consumer) is called (the
+    /// reader leaves the parser asleep while a flood is young: [`crate::read_ahead`]).
     ///
     /// The space is uninitialised memory handed straight to `read(2)`: no copy, no zeroing.
     pub fn fill_with<E>(
@@ -181,7 +188,6 @@ impl RingProducer {
         self.touched = (self.touched + written).min(self.shared.capacity);
         if written > 0 {
             self.stats.record_fill(self.filled());
-            self.wake_consumer();
         }
         Ok(written)
     }
@@ -237,7 +243,8 @@ impl RingProducer {
         Some(resident_pages(first) + resident_pages(second))
     }
 
-    fn wake_consumer(&self) {
+    /// Unparks the consumer if it is parked: a flag check when it is busy.
+    pub fn wake_consumer(&self) {
         fence(Ordering::SeqCst);
         if self.shared.consumer_parked.swap(false, Ordering::Relaxed)
             && let Some(consumer) = self.shared.consumer_thread.get()
@@ -468,6 +475,7 @@ mod tests {
                 })
                 .unwrap();
             assert!(n > 0, "the ring is full");
+            producer.wake_consumer();
             bytes = &bytes[n..];
         }
     }
