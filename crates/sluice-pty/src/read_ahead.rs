@@ -21,16 +21,18 @@
 //!
 //! **A young flood is read without the parser.** On two cores the kernel's side of a bare
 //! drain (the writer's `write(2)`, the flush worker, the reader's `read(2)`) keeps both cores
-//! busy, so a parser that runs beside it takes its time from the writer: in a 100×30 window a
-//! 16 MiB burst of dense colour was written at 0.45–0.5× a bare drain's rate with the parser
-//! woken by every read, and 0.8× with it left asleep until the burst was over
-//! (docs/performance.md, "A young flood is read without the parser"). So once a flood has
-//! brought [`DEFER_ABOVE`] the reader stops waking the parser, for at most [`DEFER_FOR`] from the
-//! flood's start, and wakes it as soon as the program pauses for [`GRACE`] or the ring reaches
-//! its limit. The price is the screen: it holds its last frame for up to [`DEFER_FOR`] at the
-//! start of a flood. The parser's work is the same and starts on cores the writer has left, so
-//! the last frame of a burst comes no later (the headless drain of a 16 MiB burst finished
-//! parsing in 0.21–0.26 s against 0.18–0.29 s).
+//! nearly busy, so a parser that runs beside it takes its time from the writer: in a 100×30
+//! window a 16 MiB burst after a quiet spell was written at 0.45–0.58× a bare drain's rate
+//! (cursor motion, dense colour, plain lines) with the parser woken by every read, and at
+//! 0.58–0.73× with it left asleep for the burst's first 100 ms; progress bars 0.67 → 0.99×
+//! (medians of four alternated rounds; docs/performance.md, "A young flood is read without the
+//! parser"). So once a flood has brought [`DEFER_ABOVE`] the reader stops waking the parser,
+//! for at most [`DEFER_FOR`] from the flood's start, and wakes it as soon as the program
+//! pauses for [`GRACE`] or the ring reaches its limit. The price is the screen: it holds its
+//! last frame for up to [`DEFER_FOR`] at the start of a flood. The parser's work is the same
+//! and starts on cores the writer has left, so the last frame of a burst comes no later
+//! (headless, a 16 MiB burst was parsed in full 0.251 s after it started against 0.257 s for
+//! dense colour, 0.301 against 0.300 s for plain lines, medians of four alternated rounds).
 
 use std::time::{Duration, Instant};
 
@@ -67,15 +69,20 @@ pub const DEFER_ABOVE: usize = 1 << 20;
 /// For how long from a flood's start the parser may be left asleep: a tenth of a second, about
 /// the longest pause people read as instant; the screen holds its last frame that long at most.
 /// A 16 MiB burst reaches the ring in 70–170 ms here, so a longer wait would absorb more of
-/// one (0.94× the drain for 16 MiB of plain lines with 300 ms, against 0.76× with 100 ms, in
-/// three rounds each; docs/performance.md).
+/// one: in a prototype of this policy, 16 MiB of plain lines were written at 0.95× the drain
+/// with 300 ms against 0.75× with 100 ms (medians of four rounds; docs/performance.md). A
+/// fresh screen was chosen over the rest of the burst.
 pub const DEFER_FOR: Duration = Duration::from_millis(100);
 
 /// How long a deferring reader that finds the kernel empty waits for more before it wakes the
-/// parser: a program writing a burst refills the kernel's buffer within microseconds, so a
-/// millisecond's silence means it has paused, and its output should reach the screen. (The
-/// shortest `poll(2)` timeout.)
-pub const GRACE: Duration = Duration::from_millis(1);
+/// parser. A program in the middle of a burst refills the kernel's buffer within microseconds
+/// when it has a core, but on two busy cores it can wait more than a millisecond for one: with
+/// 1 ms, the deferral of a 16 MiB burst of plain lines ended after its first 2 MiB in one run
+/// of `sluice-bench write`; with 5 ms it lasted its full [`DEFER_FOR`] in each of seven runs
+/// (plain lines and dense colour).
+/// Silence this long ends the deferral for the flood: the last output before a pause reaches
+/// the parser at most this late, once a flood.
+pub const GRACE: Duration = Duration::from_millis(5);
 
 /// The policy's state, owned by the reader thread.
 #[derive(Debug, Clone)]
@@ -118,6 +125,8 @@ impl ReadAhead {
     /// The reader put `n` bytes in the ring at `now`; returns whether it should wake the
     /// parser for them.
     pub(crate) fn read(&mut self, n: usize, now: Instant) -> bool {
+        let was_deferring = self.defers_parser();
+        let before = self.young;
         self.young = match self.young {
             Young::NotStarted => Young::Since {
                 since: now,
@@ -132,7 +141,15 @@ impl ReadAhead {
             },
             Young::Over => Young::Over,
         };
-        !self.defers_parser()
+        let defers = self.defers_parser();
+        if defers != was_deferring {
+            tracing::debug!(
+                defers,
+                ?before,
+                "pty-reader: a young flood; the parser left asleep"
+            );
+        }
+        !defers
     }
 
     /// How long to wait for more output before waking the parser, when the reader finds the
@@ -144,6 +161,9 @@ impl ReadAhead {
     /// The reader woke the parser after the program paused: the parser stays awake for the
     /// rest of this flood.
     pub(crate) fn parser_woken(&mut self) {
+        if let Young::Since { read, .. } = self.young {
+            tracing::debug!(read, "pty-reader: the program paused; the parser woken");
+        }
         if self.young != Young::NotStarted {
             self.young = Young::Over;
         }
