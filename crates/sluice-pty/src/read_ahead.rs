@@ -106,8 +106,8 @@ enum Young {
     NotStarted,
     /// The flood started at `since` and has brought `read` bytes.
     Since { since: Instant, read: usize },
-    /// The parser has been woken for good in this flood: [`DEFER_FOR`] passed, the program
-    /// paused, or the reader leaned.
+    /// The parser has been woken for good in this flood: [`DEFER_FOR`] passed, or the program
+    /// paused.
     Over,
 }
 
@@ -126,7 +126,6 @@ impl ReadAhead {
     /// parser for them.
     pub(crate) fn read(&mut self, n: usize, now: Instant) -> bool {
         let was_deferring = self.defers_parser();
-        let before = self.young;
         self.young = match self.young {
             Young::NotStarted => Young::Since {
                 since: now,
@@ -142,12 +141,10 @@ impl ReadAhead {
             Young::Over => Young::Over,
         };
         let defers = self.defers_parser();
-        if defers != was_deferring {
-            tracing::debug!(
-                defers,
-                ?before,
-                "pty-reader: a young flood; the parser left asleep"
-            );
+        if defers && !was_deferring {
+            tracing::debug!("pty-reader: a young flood; the parser left asleep");
+        } else if was_deferring && !defers {
+            tracing::debug!("pty-reader: the flood is no longer young; the parser woken");
         }
         !defers
     }
