@@ -321,6 +321,30 @@ fn run_in_drain_runs_the_command_on_a_pty_of_the_size_and_waits() {
 }
 
 #[test]
+fn run_in_drain_runs_a_program_named_by_a_relative_path() {
+    // `bin/probe` is a file under the working directory, as a shell (and Sluice) takes it,
+    // not a name to look up in PATH.
+    let dir = std::env::temp_dir().join(format!("sluice-bench-relative-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("bin")).unwrap();
+    let probe = dir.join("bin/probe");
+    std::fs::write(&probe, "#!/bin/sh\necho ran > out\n").unwrap();
+    std::fs::set_permissions(&probe, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_sluice-bench"))
+        .args(["run-in", "--drain", "--", "bin/probe"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let ran = std::fs::read_to_string(dir.join("out"));
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(ran.unwrap().trim(), "ran");
+}
+
+#[test]
 fn run_in_needs_a_terminal_or_the_drain_but_not_both() {
     let (code, _, stderr) = bench(&["run-in", "--", "true"]);
     assert_eq!(code, Some(2), "{stderr}");

@@ -35,7 +35,7 @@ pub use error::{Error, Result};
 pub use guard::panic_message;
 pub use reader::RELEASE_AFTER_QUIET;
 pub use ring::{RingConsumer, RingProducer};
-pub use session::{Pty, PtyOptions, WinSize};
+pub use session::{Pty, PtyOptions, WinSize, program_path};
 pub use stats::{PtyStats, PtyStatsSnapshot};
 pub use units::{max_read_ahead, parse_bytes, read_ahead_too_large};
 pub use writer::{MAX_PENDING_REPLIES, PtyWriter};

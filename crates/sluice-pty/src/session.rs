@@ -437,7 +437,7 @@ fn build_command(options: &PtyOptions, cwd: &Path) -> CommandBuilder {
 /// (`bin/tool`) names a file under the working directory, and only a bare name is looked up in
 /// `PATH`. portable-pty searches `PATH` for `bin/tool` unless it starts with `./`, so
 /// `sluice -e bin/tool` would fail where `sh -c bin/tool` works.
-fn program_path(program: &OsStr, cwd: &Path) -> OsString {
+pub fn program_path(program: &OsStr, cwd: &Path) -> OsString {
     let path = Path::new(program);
     if path.is_relative() && path.components().count() > 1 {
         cwd.join(path).into_os_string()

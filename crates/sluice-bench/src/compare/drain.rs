@@ -2,6 +2,7 @@
 //! `read(2)`s and nothing else. No terminal can read faster than this; a terminal that seems
 //! to is a sign of noise or of a harness fault, not of speed (docs/benchmarks.md).
 
+use std::ffi::OsString;
 use std::io::Read;
 use std::thread::JoinHandle;
 
@@ -29,10 +30,16 @@ impl Drain {
                 pixel_height: 0,
             })
             .map_err(|e| anyhow!("cannot open a PTY: {e:#}"))?;
-        let mut builder = CommandBuilder::from_argv(command.iter().map(Into::into).collect());
+        // As in a terminal started from here: relative paths in the command, the program's
+        // own included, mean the same.
+        let cwd = std::env::current_dir()?;
+        let mut argv: Vec<OsString> = command.iter().map(Into::into).collect();
+        if let Some(program) = argv.first_mut() {
+            *program = sluice_pty::program_path(program, &cwd);
+        }
+        let mut builder = CommandBuilder::from_argv(argv);
         builder.env("TERM", "xterm-256color");
-        // As in a terminal started from here: relative paths in the command mean the same.
-        builder.cwd(std::env::current_dir()?);
+        builder.cwd(cwd);
         let child = pair
             .slave
             .spawn_command(builder)
