@@ -105,15 +105,14 @@ fn a_flood_larger_than_the_ring_arrives_whole_with_the_parser_only_ever_woken() 
 #[test]
 fn output_after_a_young_flood_reaches_the_parser_at_once() {
     // A burst past DEFER_ABOVE, then silence: the reader must wake the parser within its
-    // grace, not when DEFER_FOR has passed, nor when the program next writes.
-    // Past DEFER_ABOVE, and short of what the reader gives back after a quiet spell: that
-    // timer would wake it too (by leaning, once the unparsed bytes have waited 500 ms), and
-    // hide a missing wake-up.
+    // grace, not when the program next writes. The burst stays short of what the reader gives
+    // back after a quiet spell: that timer would wake the parser too (by leaning, once the
+    // unparsed bytes have waited 500 ms), and hide a missing wake-up.
     const BURST: usize = DEFER_ABOVE + (128 << 10);
     const { assert!(BURST > DEFER_ABOVE && BURST <= KEEP_RESIDENT + RELEASE_ABOVE) };
     // One write(2) of the whole burst (perl is in every Debian, perl-base): the kernel refills
-    // the PTY as fast as the reader drains it, with no pause in which a grace could expire
-    // before the end.
+    // the PTY as fast as the reader drains it, so the grace expires at the burst's end, not in
+    // the middle (where the reads after it would wake the parser anyway).
     let script =
         format!("stty raw -echo && perl -e 'syswrite STDOUT, \"x\" x {BURST}' && sleep 30");
     let (pty, ring) = spawn(&script, PtyOptions::default().read_ahead);
