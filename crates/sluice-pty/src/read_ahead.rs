@@ -79,9 +79,8 @@ pub const DEFER_FOR: Duration = Duration::from_millis(100);
 /// when it has a core, but on two busy cores it can wait more than a millisecond for one: with
 /// 1 ms, the deferral of a 16 MiB burst of plain lines ended after its first 2 MiB in one run
 /// of `sluice-bench write`; with 5 ms it lasted its full [`DEFER_FOR`] in each of seven runs
-/// (plain lines and dense colour).
-/// Silence this long ends the deferral for the flood: the last output before a pause reaches
-/// the parser at most this late, once a flood.
+/// (plain lines and dense colour). Silence this long ends the deferral for the flood: the last
+/// output before a pause reaches the parser at most this late, once a flood.
 pub const GRACE: Duration = Duration::from_millis(5);
 
 /// The policy's state, owned by the reader thread.
@@ -160,8 +159,6 @@ impl ReadAhead {
     pub(crate) fn parser_woken(&mut self) {
         if let Young::Since { read, .. } = self.young {
             tracing::debug!(read, "pty-reader: the program paused; the parser woken");
-        }
-        if self.young != Young::NotStarted {
             self.young = Young::Over;
         }
     }
