@@ -23,16 +23,17 @@
 //! drain (the writer's `write(2)`, the flush worker, the reader's `read(2)`) keeps both cores
 //! nearly busy, so a parser that runs beside it takes its time from the writer: in a 100×30
 //! window a 16 MiB burst after a quiet spell was written at 0.45–0.58× a bare drain's rate
-//! (cursor motion, dense colour, plain lines) with the parser woken by every read, and at
-//! 0.58–0.73× with it left asleep for the burst's first 100 ms; progress bars 0.67 → 0.99×
-//! (medians of four alternated rounds; docs/performance.md, "A young flood is read without the
-//! parser"). So once a flood has brought [`DEFER_ABOVE`] the reader stops waking the parser,
-//! for at most [`DEFER_FOR`] from the flood's start, and wakes it as soon as the program
-//! pauses for [`GRACE`] or the ring reaches its limit. The price is the screen: it holds its
-//! last frame for up to [`DEFER_FOR`] at the start of a flood. The parser's work is the same
-//! and starts on cores the writer has left, so the last frame of a burst comes no later
-//! (headless, a 16 MiB burst was parsed in full 0.251 s after it started against 0.257 s for
-//! dense colour, 0.301 against 0.300 s for plain lines, medians of four alternated rounds).
+//! (cursor motion, dense colour, plain lines) with the parser woken by every read, at
+//! 0.58–0.73× with it left asleep for the burst's first 100 ms, and at 0.88–0.99× (progress bars
+//! 0.67×) with it left asleep for up to 250 ms, which covers the whole burst here
+//! (docs/performance.md, "A young flood is read without the parser" and "The whole burst
+//! without the parser"). So once a flood has brought [`DEFER_ABOVE`] the reader stops waking
+//! the parser, for at most [`DEFER_FOR`] from the flood's start, and wakes it as soon as the
+//! program pauses for [`GRACE`] or the ring reaches its limit. The price is the screen: it
+//! holds its last frame (which shows the flood's first MiB) for up to [`DEFER_FOR`] at the
+//! start of a flood, and the burst's last frame comes 10–25 ms later (headless, 16 MiB), as
+//! the parser then does the same work alone on one core once the program is done rather than
+//! beside it on two (docs/performance.md).
 
 use std::time::{Duration, Instant};
 
@@ -66,13 +67,19 @@ pub const QUIET: Duration = Duration::from_millis(100);
 /// parsed as they arrive, with the parser woken by every read.
 pub const DEFER_ABOVE: usize = 1 << 20;
 
-/// For how long from a flood's start the parser may be left asleep: a tenth of a second, about
-/// the longest pause people read as instant; the screen holds its last frame that long at most.
-/// A 16 MiB burst reaches the ring in 70–170 ms here, so a longer wait would absorb more of
-/// one: in a prototype of this policy, 16 MiB of plain lines were written at 0.95× the drain
-/// with 300 ms against 0.75× with 100 ms (medians of four rounds; docs/performance.md). A
-/// fresh screen was chosen over the rest of the burst.
-pub const DEFER_FOR: Duration = Duration::from_millis(100);
+/// For how long from a flood's start the parser may be left asleep: long enough for the
+/// kernel to deliver a whole ring's burst, which takes 70–240 ms here (16 MiB at the 70–240
+/// MB/s a bare drain reads through a PTY on this machine), so that the program writes all of
+/// it without the parser on its cores. In a 100×30 window, 16 MiB bursts after a quiet spell
+/// were written at these multiples of the drain with 100 ms and with 250 ms (medians of eight
+/// alternated rounds, docs/performance.md, "The whole burst without the parser"): dense colour
+/// 0.80 → 0.99, colour 0.64 → 0.88, cursor motion 0.76 → 0.89, plain lines 0.84 → 0.89,
+/// scroll regions 0.81 → 0.90, CJK and emoji 0.88 → 0.94. The price: during a flood's first
+/// quarter second the screen holds the frame that shows its first MiB ([`DEFER_ABOVE`]),
+/// where it used to move again after a tenth. Text scrolling at megabytes a second is not
+/// read either way, and a program that stops writing has its last output parsed within
+/// [`GRACE`].
+pub const DEFER_FOR: Duration = Duration::from_millis(250);
 
 /// How long a deferring reader that finds the kernel empty waits for more before it wakes the
 /// parser. A program in the middle of a burst refills the kernel's buffer within microseconds
@@ -351,8 +358,9 @@ mod tests {
         let t0 = Instant::now();
         let mut r = ReadAhead::new(16 * MIB);
         // 4 reads a millisecond (16 MiB/s, a writer that never pauses): 1 MiB after 64 ms,
-        // asleep until 100 ms from the flood's start, awake from then on.
-        let woken = reads(&mut r, t0, 0, 4 * MIB, 4);
+        // asleep until DEFER_FOR from the flood's start, awake from then on (8 MiB: 512 ms).
+        let woken = reads(&mut r, t0, 0, 8 * MIB, 4);
+        assert!(woken.len() as u64 / 4 > 2 * DEFER_FOR.as_millis() as u64);
         let ms = |i: usize| i as u64 / 4;
         for (i, &w) in woken.iter().enumerate() {
             let young = ms(i) < DEFER_FOR.as_millis() as u64;
@@ -365,12 +373,14 @@ mod tests {
     #[test]
     fn output_that_grows_slowly_is_never_held_back() {
         // A prompt, a build logging for seconds, a TUI redrawing: the flood never brings
-        // DEFER_ABOVE within DEFER_FOR of its start, so every read wakes the parser.
+        // DEFER_ABOVE within DEFER_FOR of its start, so every read wakes the parser. Here a
+        // read every 10 ms that would bring DEFER_ABOVE in twice DEFER_FOR (2 MiB/s).
+        const EVERY_10_MS: usize = DEFER_ABOVE / (DEFER_FOR.as_millis() as usize / 10) / 2;
         let t0 = Instant::now();
         let mut r = ReadAhead::new(16 * MIB);
         assert!(r.read(40, t0));
         for ms in (0..5000).step_by(10) {
-            assert!(r.read(64 << 10, at(t0, 50 + ms)), "{ms} ms");
+            assert!(r.read(EVERY_10_MS, at(t0, 50 + ms)), "{ms} ms");
             assert_eq!(r.grace(), None);
         }
     }
