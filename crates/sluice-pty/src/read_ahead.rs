@@ -85,9 +85,10 @@ pub const DEFER_FOR: Duration = Duration::from_millis(250);
 /// parser. A program in the middle of a burst refills the kernel's buffer within microseconds
 /// when it has a core, but on two busy cores it can wait more than a millisecond for one: with
 /// 1 ms, the deferral of a 16 MiB burst of plain lines ended after its first 2 MiB in one run
-/// of `sluice-bench write`; with 5 ms it lasted its full [`DEFER_FOR`] in each of seven runs
-/// (plain lines and dense colour). Silence this long ends the deferral for the flood: the last
-/// output before a pause reaches the parser at most this late, once a flood.
+/// of `sluice-bench write`; with 5 ms it lasted its full 100 ms (then [`DEFER_FOR`]) in each
+/// of seven runs (plain lines and dense colour), and with 250 ms it lasted until each of three
+/// 16 MiB bursts of dense colour had been read. Silence this long ends the deferral for the
+/// flood: the last output before a pause reaches the parser at most this late, once a flood.
 pub const GRACE: Duration = Duration::from_millis(5);
 
 /// The policy's state, owned by the reader thread.
