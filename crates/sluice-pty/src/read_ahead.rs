@@ -24,8 +24,8 @@
 //! nearly busy, so a parser that runs beside it takes its time from the writer: in a 100×30
 //! window a 16 MiB burst after a quiet spell was written at 0.45–0.58× a bare drain's rate
 //! (cursor motion, dense colour, plain lines) with the parser woken by every read, at
-//! 0.58–0.73× with it left asleep for the burst's first 100 ms, and at 0.88–0.99× (progress bars
-//! 0.67×) with it left asleep for up to 250 ms, which covers the whole burst here
+//! 0.58–0.73× with it left asleep for the burst's first 100 ms, and at 0.88–0.99× (progress
+//! bars 0.67×) with it left asleep for up to 250 ms, which covers the whole burst here
 //! (docs/performance.md, "A young flood is read without the parser" and "The whole burst
 //! without the parser"). So once a flood has brought [`DEFER_ABOVE`] the reader stops waking
 //! the parser, for at most [`DEFER_FOR`] from the flood's start, and wakes it as soon as the
