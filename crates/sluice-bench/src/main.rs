@@ -140,7 +140,7 @@ enum Command {
               required_unless_present = "drain")]
         terminal: Option<compare::TerminalSpec>,
         /// Instead of a terminal, a bare PTY of the same size whose output a tight read loop
-        /// discards: the limit no terminal can beat, measured as the terminals are.
+        /// discards: compare's limit arm, measured as the terminals are.
         #[arg(long, conflicts_with = "terminal")]
         drain: bool,
         /// The window's size in cells (the drain's PTY's, with --drain).

@@ -1,6 +1,10 @@
 //! The limit arm: the probe on a bare PTY whose master is drained by a tight loop of 64 KiB
-//! `read(2)`s and nothing else. No terminal can read faster than this; a terminal that seems
-//! to is a sign of noise or of a harness fault, not of speed (docs/benchmarks.md).
+//! blocking `read(2)`s and nothing else. It is the baseline every table is measured against,
+//! and nearly the limit: where the CPUs sit idle during a burst (a quarter of it on two
+//! virtual CPUs here), each hand-over from the program through the kernel to a sleeping reader
+//! waits for a CPU to wake, and a reader that keeps its CPU awake (one that yields instead of
+//! sleeping, or a terminal whose parser runs beside its reader) lets the program write faster.
+//! A terminal above it is at the limit, or the round is noise (docs/benchmarks.md).
 
 use std::ffi::OsString;
 use std::io::Read;

@@ -15,9 +15,9 @@ use super::drain::Drain;
 pub enum Host {
     /// A terminal, started as `compare` starts it.
     Terminal(TerminalSpec),
-    /// A bare PTY whose master a tight `read(2)` loop empties: what no terminal can beat. A
-    /// benchmark that a terminal seems to beat here is measuring noise, and one that every
-    /// terminal ties with it is measuring the kernel (docs/benchmarks.md, "vtebench").
+    /// A bare PTY whose master a tight `read(2)` loop empties: compare's limit arm, nearly the
+    /// limit (crates/sluice-bench/src/compare/drain.rs). A benchmark that every terminal ties
+    /// with it is measuring the kernel (docs/benchmarks.md, "vtebench").
     Drain,
 }
 

@@ -101,8 +101,9 @@ pub fn markdown(c: &Comparison) -> String {
         num(window(arm, &|w| w.rss_peak_mib), 0)
     });
     out += &format!(
-        "\nThe {DRAIN} arm is the probe on a bare PTY read by a tight `read(2)` loop: the limit. \
-         A ratio above 1 is noise (or a harness fault), not speed.\n"
+        "\nThe {DRAIN} arm is the probe on a bare PTY read by a tight blocking `read(2)` loop: \
+         the baseline, and nearly the limit. A ratio above 1 is a terminal at the limit, or \
+         noise (docs/benchmarks.md).\n"
     );
     out += &failure_lines(c);
     out
