@@ -8,8 +8,10 @@
 #
 # The drain, run first in every round's rotation, is vtebench on a bare PTY of the same size
 # whose output a tight read loop discards (`sluice-bench run-in --drain`, compare's limit arm):
-# no terminal can take a sample faster. A benchmark on which every terminal ties with it
-# measures the writer's own kernel work, not the terminals; one a terminal beats it on is noise.
+# nearly the limit (a blocking reader leaves the CPUs idle between reads, and a terminal whose
+# threads keep them busy can come out ahead: docs/benchmarks.md). A benchmark on which every
+# terminal ties with it measures the writer's own kernel work, not the terminals; one a
+# terminal beats it on is at the limit, or noise.
 #
 # Usage: [ROUNDS=N] benches/vtebench.sh [MAX_SECS] [TERMINAL...]
 #   MAX_SECS: seconds per benchmark (default 10, vtebench's own); TERMINALs: names that
