@@ -65,9 +65,10 @@ const DRAIN_TRIES: usize = 3;
 /// it. Back to back, the drain's tries read plain lines at 99–106 MB/s against 119–127 with
 /// this pause (three rounds each), and a terminal's payload met the state the test before it
 /// left: Sluice's read-ahead mid-flood, its parser awake (docs/performance.md, "The drain is
-/// not the limit here"). Longer than the 100 ms of silence that ends a flood for Sluice, and
-/// than any terminal's frame.
+/// not the limit here"). Longer than the silence that ends a flood for Sluice
+/// (`sluice_pty::read_ahead::QUIET`, checked below), and than any terminal's frame.
 const BEFORE_PAYLOAD: Duration = Duration::from_millis(400);
+const _: () = assert!(BEFORE_PAYLOAD.as_millis() > sluice_pty::read_ahead::QUIET.as_millis());
 
 /// Pause after the flood is switched on, so samples meet a steady flood.
 const FLOOD_RAMP: Duration = Duration::from_millis(300);
