@@ -12,7 +12,9 @@
 //! read-ahead (the whole ring, or [`read_ahead::LEAN_READ_AHEAD`] under a sustained flood).
 //! It never takes a lock and never waits on whoever consumes the ring. The writer never blocks on the
 //! child either: the master is non-blocking, so a child that stops reading its input stalls
-//! only the writer's queue, which can be cancelled.
+//! only the writer's queue, which can be cancelled. A third thread, `pty-prefault`, faults the
+//! ring's pages in ahead of the reader during a burst, on idle CPU time only
+//! (src/prefault.rs).
 //!
 //! This crate knows nothing about terminal emulation: it moves bytes.
 
@@ -20,6 +22,7 @@ mod child;
 mod error;
 mod fd;
 mod guard;
+mod prefault;
 pub mod read_ahead;
 mod reader;
 pub mod ring;

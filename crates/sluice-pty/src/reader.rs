@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use crate::MAX_READ;
 use crate::fd::{Ready, Stopper, wait_for};
+use crate::prefault::Prefaulter;
 use crate::read_ahead::ReadAhead;
 use crate::ring::{RingProducer, Room};
 use crate::stats::PtyStats;
@@ -45,6 +46,8 @@ pub(crate) fn run(
     let fd = master.as_raw_fd();
     let mut read_ahead = ReadAhead::new(ring.capacity());
     let mut trickle = Trickle::new(Instant::now(), stats.input_writes());
+    // Declared after `ring`, so dropped (and its helper joined) before it.
+    let mut prefault = Prefaulter::start(&mut ring);
     loop {
         if stop.requested() {
             return ReaderEnd::Stopped;
@@ -72,6 +75,11 @@ pub(crate) fn run(
                 trickle.read(n);
                 if read_ahead.read(n, now) {
                     ring.wake_consumer();
+                    if let Some(prefault) = &mut prefault {
+                        prefault.flood_over();
+                    }
+                } else if let Some(prefault) = &mut prefault {
+                    prefault.flood_at(&mut ring);
                 }
             }
             Err(err) if err.kind() == io::ErrorKind::WouldBlock => {
@@ -90,6 +98,9 @@ pub(crate) fn run(
                     }
                     read_ahead.parser_woken();
                     ring.wake_consumer();
+                    if let Some(prefault) = &mut prefault {
+                        prefault.flood_over();
+                    }
                 }
                 let waiting = Instant::now();
                 let release_at = ring.holds_idle_memory().then_some(RELEASE_AFTER_QUIET);

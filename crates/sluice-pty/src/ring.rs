@@ -49,7 +49,15 @@ struct Shared {
 /// Creates a ring of `capacity` bytes and its two ends.
 pub fn ring(capacity: usize, stats: Arc<PtyStats>) -> (RingProducer, RingConsumer) {
     let capacity = capacity.max(4096);
-    let (producer, consumer) = rtrb::RingBuffer::new(capacity);
+    let (mut producer, consumer) = rtrb::RingBuffer::new(capacity);
+    // rtrb keeps the bytes in one allocation of `capacity`, whose slot for position `p` is
+    // `p % capacity`: a new ring's free space starts at its first byte.
+    let base = {
+        let mut chunk = producer
+            .write_chunk_uninit(capacity)
+            .expect("a new ring is empty");
+        chunk.as_mut_slices().0.as_ptr() as usize
+    };
     let shared = Arc::new(Shared {
         consumer_parked: AtomicBool::new(false),
         producer_parked: AtomicBool::new(false),
@@ -66,6 +74,8 @@ pub fn ring(capacity: usize, stats: Arc<PtyStats>) -> (RingProducer, RingConsume
             shared: shared.clone(),
             stats,
             touched: 0,
+            base,
+            written: 0,
         },
         RingConsumer {
             inner: consumer,
@@ -83,6 +93,10 @@ pub struct RingProducer {
     /// Bytes written since the ring's memory was last released, at most the capacity: an
     /// upper bound on how much of the ring is resident.
     touched: usize,
+    /// The address of the ring's memory, `capacity` bytes.
+    base: usize,
+    /// Bytes written since the ring was made: the next write lands at this modulo the capacity.
+    written: usize,
 }
 
 /// What [`RingProducer::release_idle_memory`] keeps ahead of the next write: the ring a
@@ -185,11 +199,41 @@ impl RingProducer {
         // SAFETY: `fill` reported that it initialised the first `written` bytes of `first`,
         // which is the start of the chunk.
         unsafe { chunk.commit(written) };
-        self.touched = (self.touched + written).min(self.shared.capacity);
+        self.written += written;
+        self.will_touch(written);
         if written > 0 {
             self.stats.record_fill(self.filled());
         }
         Ok(written)
+    }
+
+    /// The ring's memory: its address and length ([`crate::prefault`] faults it in ahead).
+    pub(crate) fn memory(&self) -> (usize, usize) {
+        (self.base, self.shared.capacity)
+    }
+
+    /// Bytes written since the ring was made; the next write lands at this modulo the
+    /// capacity.
+    pub(crate) fn written(&self) -> usize {
+        self.written
+    }
+
+    /// Counts `bytes` more of the ring as possibly resident (written, or faulted in ahead by
+    /// [`crate::prefault`]), so that [`release_idle_memory`](Self::release_idle_memory) gives
+    /// them back after the burst.
+    pub(crate) fn will_touch(&mut self, bytes: usize) {
+        self.touched = (self.touched + bytes).min(self.shared.capacity);
+    }
+
+    /// How much of the ring's memory is resident (`mincore(2)`), in bytes.
+    #[cfg(test)]
+    pub(crate) fn resident_bytes(&self) -> usize {
+        // SAFETY: the ring's own allocation, `capacity` bytes from `base`, alive with `self`;
+        // `resident_pages` only asks the kernel about it.
+        let all = unsafe {
+            std::slice::from_raw_parts(self.base as *const MaybeUninit<u8>, self.shared.capacity)
+        };
+        resident_pages(all)
     }
 
     /// Whether a burst has touched enough of the ring that [`release_idle_memory`] would give
@@ -259,10 +303,11 @@ fn whole_pages(space: &[MaybeUninit<u8>]) -> Option<(usize, usize)> {
     let page = page_size();
     let start = (space.as_ptr() as usize).next_multiple_of(page);
     let end = (space.as_ptr() as usize + space.len()) / page * page;
-    (end > start).then_some((start, end - start))
+    // Lazily: for a space inside one page `end` is below `start`.
+    (end > start).then(|| (start, end - start))
 }
 
-fn page_size() -> usize {
+pub(crate) fn page_size() -> usize {
     // SAFETY: sysconf has no preconditions.
     unsafe { libc::sysconf(libc::_SC_PAGESIZE) as usize }
 }
