@@ -55,8 +55,10 @@ struct Shared {
 }
 
 impl Prefaulter {
-    /// Starts the helper for `ring`'s memory. `None` where the helper cannot run idle (no
-    /// `SCHED_IDLE`, or no thread): the reader then faults pages in itself, as before.
+    /// Starts the helper for `ring`'s memory; `None` if no thread can be made. Where the
+    /// system refuses `SCHED_IDLE` or `MADV_POPULATE_WRITE` the helper ends at once and the
+    /// reader faults pages in itself, as before (its requests then cost an unpark each, one
+    /// per flood).
     pub(crate) fn start(ring: &mut RingProducer) -> Option<Self> {
         let (base, capacity) = ring.memory();
         let shared = Arc::new(Shared {
