@@ -1,4 +1,4 @@
-//! Sluice's PTY layer: the child process and the two threads that talk to it.
+//! Sluice's PTY layer: the child process and the threads that talk to it.
 //!
 //! ```text
 //! child ── PTY slave

@@ -4,7 +4,11 @@
 //! virtual CPUs here), each hand-over from the program through the kernel to a sleeping reader
 //! waits for a CPU to wake, and a reader that keeps its CPU awake (one that yields instead of
 //! sleeping, or a terminal whose parser runs beside its reader) lets the program write faster.
-//! A terminal above it is at the limit, or the round is noise (docs/benchmarks.md).
+//! Short lines are the exception to "nearly": there every read that empties the kernel costs
+//! the program a wake-up of the kernel's flush worker, and terminals that read less often let
+//! it write 1.2–2.7× faster than this drain (docs/performance.md, "Short lines as fast as a
+//! program writes them"). A terminal above it is at the limit, or the round is noise
+//! (docs/benchmarks.md).
 
 use std::ffi::OsString;
 use std::io::Read;

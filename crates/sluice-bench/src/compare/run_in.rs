@@ -16,7 +16,7 @@ pub enum Host {
     /// A terminal, started as `compare` starts it.
     Terminal(TerminalSpec),
     /// A bare PTY whose master a tight `read(2)` loop empties: compare's limit arm, nearly the
-    /// limit (crates/sluice-bench/src/compare/drain.rs). A benchmark that every terminal ties
+    /// limit but for short lines (crates/sluice-bench/src/compare/drain.rs). A benchmark that every terminal ties
     /// with it is measuring the kernel (docs/benchmarks.md, "vtebench").
     Drain,
 }

@@ -102,8 +102,8 @@ pub fn markdown(c: &Comparison) -> String {
     });
     out += &format!(
         "\nThe {DRAIN} arm is the probe on a bare PTY read by a tight blocking `read(2)` loop: \
-         the baseline, and nearly the limit. A ratio above 1 is a terminal at the limit, or \
-         noise (docs/benchmarks.md).\n"
+         the baseline, and nearly the limit but for short lines. A ratio above 1 is a terminal \
+         at the limit, or noise (docs/benchmarks.md).\n"
     );
     out += &failure_lines(c);
     out
