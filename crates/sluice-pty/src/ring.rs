@@ -76,6 +76,7 @@ pub fn ring(capacity: usize, stats: Arc<PtyStats>) -> (RingProducer, RingConsume
             touched: 0,
             base,
             written: 0,
+            huge: false,
         },
         RingConsumer {
             inner: consumer,
@@ -97,6 +98,9 @@ pub struct RingProducer {
     base: usize,
     /// Bytes written since the ring was made: the next write lands at this modulo the capacity.
     written: usize,
+    /// Whether the ring's memory is marked for transparent huge pages
+    /// ([`use_huge_pages`](Self::use_huge_pages)).
+    huge: bool,
 }
 
 /// What [`RingProducer::release_idle_memory`] keeps ahead of the next write: the ring a
@@ -218,6 +222,38 @@ impl RingProducer {
         self.written
     }
 
+    /// Marks the ring's memory for transparent huge pages (`MADV_HUGEPAGE`), or no longer
+    /// (`MADV_NOHUGEPAGE`); pages already faulted in keep their size. On for a young flood
+    /// whose pages [`crate::prefault`] faults in, so that it takes 8 faults of 2 MiB instead
+    /// of 4,096 of 4 KiB; off again when the memory is given back, so that neither a pane's
+    /// next few writes nor `khugepaged` make 2 MiB of a few KiB while it is quiet. Where the
+    /// kernel has no huge pages the call fails, harmlessly: the pages stay 4 KiB.
+    pub(crate) fn use_huge_pages(&mut self, on: bool) {
+        if self.huge == on {
+            return;
+        }
+        self.huge = on;
+        // SAFETY: the ring's own allocation, `capacity` bytes from `base`, alive with `self`;
+        // only the range's whole pages are advised, which changes how they are backed, never
+        // a byte of them.
+        let all = unsafe {
+            std::slice::from_raw_parts(self.base as *const MaybeUninit<u8>, self.shared.capacity)
+        };
+        let Some((start, len)) = whole_pages(all) else {
+            return;
+        };
+        let advice = if on {
+            libc::MADV_HUGEPAGE
+        } else {
+            libc::MADV_NOHUGEPAGE
+        };
+        // SAFETY: as above: the range is mapped memory of the ring.
+        let rc = unsafe { libc::madvise(start as *mut libc::c_void, len, advice) };
+        if rc != 0 {
+            tracing::debug!(err = %std::io::Error::last_os_error(), on, "madvise(MADV_[NO]HUGEPAGE) failed");
+        }
+    }
+
     /// Counts `bytes` more of the ring as possibly resident (written, or faulted in ahead by
     /// [`crate::prefault`]), so that [`release_idle_memory`](Self::release_idle_memory) gives
     /// them back after the burst.
@@ -268,6 +304,7 @@ impl RingProducer {
             drop_pages(&mut second[KEEP_RESIDENT - first.len()..])
         };
         // The chunk goes uncommitted: nothing is published, and the ring stays empty.
+        self.use_huge_pages(false);
         self.touched = KEEP_RESIDENT;
         self.stats.record_release(released);
         tracing::debug!(released, "pty-reader: ring memory given back after a burst");
