@@ -149,13 +149,15 @@ impl Drop for Prefaulter {
     }
 }
 
-/// The helper's loop: fault in what the latest request asks for, chunk by chunk, rereading the
-/// request between chunks; park when there is nothing left to do.
+/// The helper's thread: works until told to stop or until the system refuses, then says it
+/// no longer works, so that the reader stops asking for huge pages it would fault in itself.
 fn run(shared: &Shared) {
     work(shared);
     shared.working.store(false, Ordering::Relaxed);
 }
 
+/// The helper's loop: fault in what the latest request asks for, chunk by chunk, rereading the
+/// request between chunks; park when there is nothing left to do.
 fn work(shared: &Shared) {
     if !run_idle() {
         return;
