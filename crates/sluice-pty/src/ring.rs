@@ -227,7 +227,9 @@ impl RingProducer {
     /// whose pages [`crate::prefault`] faults in, so that it takes 8 faults of 2 MiB instead
     /// of 4,096 of 4 KiB; off again when the memory is given back, so that neither a pane's
     /// next few writes nor `khugepaged` make 2 MiB of a few KiB while it is quiet. Where the
-    /// kernel has no huge pages the call fails, harmlessly: the pages stay 4 KiB.
+    /// kernel has no huge pages the call fails, harmlessly: the pages stay 4 KiB. Where its
+    /// `defrag` setting is `madvise` (Debian's default) a huge page's fault may compact memory
+    /// first; the helper takes those faults, unless the reader overtakes it.
     pub(crate) fn use_huge_pages(&mut self, on: bool) {
         if self.huge == on {
             return;
