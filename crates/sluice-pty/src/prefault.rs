@@ -339,6 +339,11 @@ mod tests {
         resident_when(&mut producer, |r| r >= WHOLE).expect("the flood's pages");
         prefault.flood_over();
         assert!(producer.release_idle_memory() > 0);
+        assert_eq!(
+            producer.resident_bytes(),
+            0,
+            "given back whole: no huge page is left split, part of it still mapped"
+        );
         let flags = vm_flags(inside);
         assert!(
             !huge(&flags) && flags.iter().any(|f| f == "nh"),

@@ -105,7 +105,8 @@ pub struct RingProducer {
 
 /// What [`RingProducer::release_idle_memory`] keeps ahead of the next write: the ring a
 /// sustained flood cycles through ([`crate::read_ahead::LEAN_READ_AHEAD`]), so that neither
-/// the next keystroke's echo nor the start of the next burst meets a page fault.
+/// the next keystroke's echo nor the start of the next burst meets a page fault. Not after a
+/// flood in huge pages, which is given back whole.
 pub const KEEP_RESIDENT: usize = crate::read_ahead::LEAN_READ_AHEAD;
 
 /// How much more than [`KEEP_RESIDENT`] must have been touched for a release to be worth its
@@ -289,6 +290,13 @@ impl RingProducer {
     /// An empty ring's memory is all free space, lent to the producer alone: the consumer has
     /// given every byte it read back. `MADV_DONTNEED` drops those pages, and the next write to
     /// one of them faults in a zeroed page (it is uninitialised space to the ring either way).
+    ///
+    /// A ring backed by huge pages for a flood ([`use_huge_pages`](Self::use_huge_pages)) is
+    /// given back whole, [`KEEP_RESIDENT`] too: dropping part of a 2 MiB page unmaps that part
+    /// but leaves the page allocated, uncounted in the process's RSS, until the kernel runs
+    /// short of memory and splits it (`thp_deferred_split_page` in `/proc/vmstat` counted one
+    /// per release that kept 256 KiB of one). The next write then faults its pages in again,
+    /// 4 KiB at a time.
     pub fn release_idle_memory(&mut self) -> usize {
         let capacity = self.shared.capacity;
         if !self.holds_idle_memory() || self.inner.slots() != capacity {
@@ -297,17 +305,28 @@ impl RingProducer {
         let Ok(mut chunk) = self.inner.write_chunk_uninit(capacity) else {
             return 0;
         };
-        // The next write lands at the start of `first`, then wraps into `second`.
-        let (first, second) = chunk.as_mut_slices();
-        // The two make up the capacity, which is over KEEP_RESIDENT (`holds_idle_memory`).
-        let released = if first.len() > KEEP_RESIDENT {
-            drop_pages(&mut first[KEEP_RESIDENT..]) + drop_pages(second)
+        let (released, kept) = if self.huge {
+            // In one call: two, meeting at the next write, would split the huge page there.
+            // SAFETY: the ring is empty and `chunk` lends all of it to this thread; nothing
+            // else refers to its bytes while this slice lives.
+            let all = unsafe {
+                std::slice::from_raw_parts_mut(self.base as *mut MaybeUninit<u8>, capacity)
+            };
+            (drop_pages(all), 0)
         } else {
-            drop_pages(&mut second[KEEP_RESIDENT - first.len()..])
+            // The next write lands at the start of `first`, then wraps into `second`; the two
+            // make up the capacity, which is over KEEP_RESIDENT (`holds_idle_memory`).
+            let (first, second) = chunk.as_mut_slices();
+            let released = if first.len() > KEEP_RESIDENT {
+                drop_pages(&mut first[KEEP_RESIDENT..]) + drop_pages(second)
+            } else {
+                drop_pages(&mut second[KEEP_RESIDENT - first.len()..])
+            };
+            (released, KEEP_RESIDENT)
         };
         // The chunk goes uncommitted: nothing is published, and the ring stays empty.
         self.use_huge_pages(false);
-        self.touched = KEEP_RESIDENT;
+        self.touched = kept;
         self.stats.record_release(released);
         tracing::debug!(released, "pty-reader: ring memory given back after a burst");
         released
