@@ -24,8 +24,8 @@
 //! gives it back with the rest after [`crate::reader::RELEASE_AFTER_QUIET`].
 //!
 //! For the flood the ring asks for transparent huge pages
-//! ([`RingProducer::use_huge_pages`]), so the helper faults it in 2 MiB at a time: 8 faults
-//! instead of 4,096. Where memory the kernel has not handed out lately is slow to fault in, as
+//! ([`RingProducer::use_huge_pages`]), so the helper faults most of it in 2 MiB at a time:
+//! 264 faults for a 16 MiB burst instead of 3,840. Where memory the kernel has not handed out lately is slow to fault in, as
 //! in the virtual machines Sluice is measured on (a 16 MiB first touch took 115–150 ms with
 //! 4 KiB pages and 45–66 ms with huge pages), that is what decides how far the helper keeps
 //! ahead of the reader: plain lines went from 0.58× to 0.72× the drain (B/A 1.14, 12 rounds

@@ -225,8 +225,9 @@ impl RingProducer {
 
     /// Marks the ring's memory for transparent huge pages (`MADV_HUGEPAGE`), or no longer
     /// (`MADV_NOHUGEPAGE`); pages already faulted in keep their size. On for a young flood
-    /// whose pages [`crate::prefault`] faults in, so that it takes 8 faults of 2 MiB instead
-    /// of 4,096 of 4 KiB; off again when the memory is given back, so that neither a pane's
+    /// whose pages [`crate::prefault`] faults in, so that a 16 MiB ring takes 7 faults of 2 MiB
+    /// and a few hundred of 4 KiB (where the allocation is not 2 MiB aligned, or the reader
+    /// wrote before the flood turned young: 264 in all, measured) instead of 4,096; off again when the memory is given back, so that neither a pane's
     /// next few writes nor `khugepaged` make 2 MiB of a few KiB while it is quiet. Where the
     /// kernel has no huge pages the call fails, harmlessly: the pages stay 4 KiB. Where its
     /// `defrag` setting is `madvise` (Debian's default) a huge page's fault may compact memory
@@ -236,13 +237,7 @@ impl RingProducer {
             return;
         }
         self.huge = on;
-        // SAFETY: the ring's own allocation, `capacity` bytes from `base`, alive with `self`;
-        // only the range's whole pages are advised, which changes how they are backed, never
-        // a byte of them.
-        let all = unsafe {
-            std::slice::from_raw_parts(self.base as *const MaybeUninit<u8>, self.shared.capacity)
-        };
-        let Some((start, len)) = whole_pages(all) else {
+        let Some((start, len)) = whole_pages(self.all_memory()) else {
             return;
         };
         let advice = if on {
@@ -250,7 +245,8 @@ impl RingProducer {
         } else {
             libc::MADV_NOHUGEPAGE
         };
-        // SAFETY: as above: the range is mapped memory of the ring.
+        // SAFETY: the range is whole pages of the ring's own memory; the advice changes how
+        // they are backed, never a byte of them.
         let rc = unsafe { libc::madvise(start as *mut libc::c_void, len, advice) };
         if rc != 0 {
             tracing::debug!(err = %std::io::Error::last_os_error(), on, "madvise(MADV_[NO]HUGEPAGE) failed");
@@ -267,12 +263,18 @@ impl RingProducer {
     /// How much of the ring's memory is resident (`mincore(2)`), in bytes.
     #[cfg(test)]
     pub(crate) fn resident_bytes(&self) -> usize {
+        resident_pages(self.all_memory())
+    }
+
+    /// The ring's whole allocation, for asking the kernel about its pages or advising it on
+    /// them; never read or written through.
+    fn all_memory(&self) -> &[MaybeUninit<u8>] {
         // SAFETY: the ring's own allocation, `capacity` bytes from `base`, alive with `self`;
-        // `resident_pages` only asks the kernel about it.
-        let all = unsafe {
+        // MaybeUninit<u8> may hold any bytes, and the slice is shared, so nothing writes
+        // through it.
+        unsafe {
             std::slice::from_raw_parts(self.base as *const MaybeUninit<u8>, self.shared.capacity)
-        };
-        resident_pages(all)
+        }
     }
 
     /// Whether a burst has touched enough of the ring that [`release_idle_memory`] would give
