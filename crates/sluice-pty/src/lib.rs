@@ -9,7 +9,9 @@
 //! ```
 //!
 //! The reader waits only on the kernel (`poll(2)` on the master) or on a ring that holds its
-//! read-ahead (the whole ring, or [`read_ahead::LEAN_READ_AHEAD`] under a sustained flood).
+//! read-ahead (the whole ring, or [`read_ahead::LEAN_READ_AHEAD`] under a sustained flood),
+//! and on its own short pauses that let small writes gather in the kernel: a sleep during a
+//! trickle ([`trickle`]), a busy wait in a fast stream of short lines ([`short_writes`]).
 //! It never takes a lock and never waits on whoever consumes the ring. The writer never blocks on the
 //! child either: the master is non-blocking, so a child that stops reading its input stalls
 //! only the writer's queue, which can be cancelled. A third thread, `pty-prefault`, faults the
@@ -27,6 +29,7 @@ pub mod read_ahead;
 mod reader;
 pub mod ring;
 mod session;
+pub mod short_writes;
 mod stats;
 pub mod terminfo;
 pub mod trickle;

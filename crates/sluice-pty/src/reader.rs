@@ -10,6 +10,7 @@ use crate::fd::{Ready, Stopper, wait_for};
 use crate::prefault::Prefaulter;
 use crate::read_ahead::ReadAhead;
 use crate::ring::{RingProducer, Room};
+use crate::short_writes::{ShortWrites, busy_wait};
 use crate::stats::PtyStats;
 use crate::trickle::Trickle;
 
@@ -46,6 +47,7 @@ pub(crate) fn run(
     let fd = master.as_raw_fd();
     let mut read_ahead = ReadAhead::new(ring.capacity());
     let mut trickle = Trickle::new(Instant::now(), stats.input_writes());
+    let mut short_writes = ShortWrites::default();
     // Declared after `ring`, so dropped (and its helper joined) before it.
     let mut prefault = Prefaulter::start(&mut ring);
     loop {
@@ -73,6 +75,12 @@ pub(crate) fn run(
             Ok(n) => {
                 stats.record_read(n);
                 trickle.read(n);
+                let read_at = Instant::now();
+                let wait = short_writes.read(n, read_at);
+                if !wait.is_zero() {
+                    stats.record_short_writes_wait(wait);
+                    busy_wait(read_at + wait);
+                }
                 if read_ahead.read(n, now) {
                     ring.wake_consumer();
                     if let Some(prefault) = &mut prefault {
@@ -83,6 +91,7 @@ pub(crate) fn run(
                 }
             }
             Err(err) if err.kind() == io::ErrorKind::WouldBlock => {
+                short_writes.ran_dry();
                 if let Some(grace) = read_ahead.grace() {
                     // The parser is asleep while a young flood is read ahead: more output within
                     // the grace goes on with the flood; silence means the program paused, and

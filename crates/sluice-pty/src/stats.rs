@@ -18,6 +18,9 @@ pub struct PtyStats {
     ring_released: AtomicU64,
     /// Pauses taken to let a trickle gather (`trickle.rs`).
     gathered: AtomicU64,
+    /// Busy waits for a fast stream of short writes to gather (`short_writes.rs`).
+    short_writes_waits: AtomicU64,
+    short_writes_wait_ns: AtomicU64,
     /// Writes of input to the program (keys, pastes, replies), by the writer thread.
     input_writes: AtomicU64,
 }
@@ -43,6 +46,11 @@ pub struct PtyStatsSnapshot {
     pub ring_released: u64,
     /// Pauses the reader took to let a trickle of small writes gather (`trickle.rs`).
     pub gathered: u64,
+    /// Busy waits the reader took to let a fast stream of short writes gather
+    /// (`short_writes.rs`).
+    pub short_writes_waits: u64,
+    /// Their total time: CPU the reader spent spinning.
+    pub short_writes_wait: Duration,
 }
 
 impl PtyStats {
@@ -93,6 +101,12 @@ impl PtyStats {
         self.gathered.fetch_add(1, Ordering::Relaxed);
     }
 
+    pub(crate) fn record_short_writes_wait(&self, waited: Duration) {
+        self.short_writes_waits.fetch_add(1, Ordering::Relaxed);
+        self.short_writes_wait_ns
+            .fetch_add(waited.as_nanos() as u64, Ordering::Relaxed);
+    }
+
     /// Reads every counter.
     pub fn snapshot(&self) -> PtyStatsSnapshot {
         PtyStatsSnapshot {
@@ -104,6 +118,10 @@ impl PtyStats {
             full_ring_wait: Duration::from_nanos(self.full_ring_wait_ns.load(Ordering::Relaxed)),
             ring_released: self.ring_released.load(Ordering::Relaxed),
             gathered: self.gathered.load(Ordering::Relaxed),
+            short_writes_waits: self.short_writes_waits.load(Ordering::Relaxed),
+            short_writes_wait: Duration::from_nanos(
+                self.short_writes_wait_ns.load(Ordering::Relaxed),
+            ),
         }
     }
 }

@@ -125,6 +125,9 @@ struct Stats {
     full_ring_wait_seconds: f64,
     /// Pauses the reader took to let a trickle of small writes gather.
     trickle_pauses: u64,
+    /// Busy waits for a fast stream of short writes to gather, and their total time.
+    short_writes_waits: u64,
+    short_writes_wait_seconds: f64,
     /// Ring memory given back after bursts.
     ring_released_bytes: u64,
     longest_lock_hold_us: f64,
@@ -160,6 +163,8 @@ fn print_stats(
         full_ring_waits: reader.full_ring_waits,
         full_ring_wait_seconds: reader.full_ring_wait.as_secs_f64(),
         trickle_pauses: reader.gathered,
+        short_writes_waits: reader.short_writes_waits,
+        short_writes_wait_seconds: reader.short_writes_wait.as_secs_f64(),
         ring_released_bytes: reader.ring_released,
         longest_lock_hold_us: parser.longest_lock_hold.as_secs_f64() * 1e6,
         parse_busy_seconds: parser.busy.as_secs_f64(),

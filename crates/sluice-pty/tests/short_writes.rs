@@ -1,0 +1,75 @@
+//! A fast stream of short lines, each handed to the master's side on its own by the line
+//! discipline (vtebench's `scrolling`), is read through the reader's busy waits whole and in
+//! order, and a flood of full reads never makes it wait: real PTYs and real programs.
+
+use std::ffi::OsString;
+use std::time::{Duration, Instant};
+
+use sluice_pty::ring::Wait;
+use sluice_pty::{Pty, PtyOptions, RingConsumer};
+
+fn spawn(script: &str) -> (Pty, RingConsumer) {
+    let options = PtyOptions {
+        command: Some(["sh", "-c", script].map(OsString::from).to_vec()),
+        ..PtyOptions::default()
+    };
+    Pty::spawn(&options).expect("spawn sh")
+}
+
+/// Everything the program writes until it exits, as the ring delivers it.
+fn read_all(ring: &mut RingConsumer, expected_len: usize) -> Vec<u8> {
+    let mut received = Vec::with_capacity(expected_len);
+    let started = Instant::now();
+    while received.len() < expected_len {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "{} of {expected_len} bytes came",
+            received.len()
+        );
+        if let Wait::Data = ring.wait(Some(Instant::now() + Duration::from_millis(50))) {
+            ring.consume(usize::MAX, |a, b| {
+                received.extend_from_slice(a);
+                received.extend_from_slice(b);
+                a.len() + b.len()
+            });
+        }
+    }
+    received
+}
+
+#[test]
+fn a_stream_of_short_lines_is_waited_for_and_arrives_whole() {
+    // One write of 2 million two-byte lines: the line discipline turns each `\n` into `\r\n`
+    // and hands every line over on its own, as for vtebench's `scrolling`. perl is in every
+    // Debian (perl-base).
+    const LINES: usize = 2_000_000;
+    let script = format!("stty -echo && exec perl -e 'print \"y\\n\" x {LINES}'");
+    let (pty, mut ring) = spawn(&script);
+    let expected = b"y\r\n".repeat(LINES);
+    let received = read_all(&mut ring, expected.len());
+    assert!(received == expected, "the lines came whole and in order");
+    let stats = pty.stats().snapshot();
+    assert!(
+        stats.short_writes_waits > 0,
+        "{} reads of {} bytes and no wait: a stream of short writes is waited for",
+        stats.reads,
+        stats.bytes_read
+    );
+}
+
+#[test]
+fn a_flood_of_full_reads_is_never_waited_for() {
+    // Long lines in big writes, raw (no `\r\n`): the line discipline's buffer is full at
+    // almost every read.
+    const BYTES: usize = 32 << 20;
+    let script = format!("stty raw -echo && exec head -c {BYTES} /dev/zero");
+    let (pty, mut ring) = spawn(&script);
+    let received = read_all(&mut ring, BYTES);
+    assert!(received.iter().all(|&b| b == 0), "the flood came whole");
+    let stats = pty.stats().snapshot();
+    assert_eq!(
+        stats.short_writes_waits, 0,
+        "{} reads of {} bytes: a flood that fills the kernel must not wait",
+        stats.reads, stats.bytes_read
+    );
+}
