@@ -75,6 +75,8 @@ pub(crate) fn run(
             Ok(n) => {
                 stats.record_read(n);
                 trickle.read(n);
+                // Before the parser is woken: the order measured (docs/performance.md, "A
+                // reader whose CPU stays busy").
                 let read_at = Instant::now();
                 let wait = short_writes.read(n, read_at);
                 if !wait.is_zero() {
