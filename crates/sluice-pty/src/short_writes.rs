@@ -23,9 +23,9 @@
 //! row none of which was full.
 //!
 //! The price is CPU the reader spends spinning, at most [`LONGEST_WAIT`] a read, only while a
-//! program writes short lines faster than 6 MB/s: 78–87 ms over the 0.4–0.55 s that two
-//! million short lines printed by perl took (`sluice --headless --stats`). The Metro-like build (well under 1 MB/s) never makes it
-//! wait; an idle window never reads.
+//! program writes short lines faster than [`SLOWEST_STREAM`]: 78–87 ms over the 0.4–0.55 s
+//! that two million short lines printed by perl took (`sluice --headless --stats`). The
+//! Metro-like build (well under 1 MB/s) never makes it wait; an idle window never reads.
 
 use std::time::{Duration, Instant};
 

@@ -2,21 +2,14 @@
 //! discipline (vtebench's `scrolling`), is read through the reader's busy waits whole and in
 //! order, and a flood of full reads never makes it wait: real PTYs and real programs.
 
-use std::ffi::OsString;
+mod common;
+
 use std::time::{Duration, Instant};
 
-use sluice_pty::ring::Wait;
-use sluice_pty::{Pty, PtyOptions, RingConsumer};
+use common::{read_some, spawn};
+use sluice_pty::RingConsumer;
 
-fn spawn(script: &str) -> (Pty, RingConsumer) {
-    let options = PtyOptions {
-        command: Some(["sh", "-c", script].map(OsString::from).to_vec()),
-        ..PtyOptions::default()
-    };
-    Pty::spawn(&options).expect("spawn sh")
-}
-
-/// Everything the program writes until it exits, as the ring delivers it.
+/// Everything the program writes, `expected_len` bytes, as the ring delivers it.
 fn read_all(ring: &mut RingConsumer, expected_len: usize) -> Vec<u8> {
     let mut received = Vec::with_capacity(expected_len);
     let started = Instant::now();
@@ -26,13 +19,7 @@ fn read_all(ring: &mut RingConsumer, expected_len: usize) -> Vec<u8> {
             "{} of {expected_len} bytes came",
             received.len()
         );
-        if let Wait::Data = ring.wait(Some(Instant::now() + Duration::from_millis(50))) {
-            ring.consume(usize::MAX, |a, b| {
-                received.extend_from_slice(a);
-                received.extend_from_slice(b);
-                a.len() + b.len()
-            });
-        }
+        read_some(ring, &mut received);
     }
     received
 }

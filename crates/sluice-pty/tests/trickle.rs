@@ -2,33 +2,14 @@
 //! output that answers input is never held back: real PTYs, a real program writing 100-byte
 //! lines 100 µs apart (about as often as a build logs), and `cat` echoing keys.
 
-use std::ffi::OsString;
+mod common;
+
 use std::time::{Duration, Instant};
 
-use sluice_pty::ring::Wait;
+use common::{read_some, spawn};
 use sluice_pty::trickle::TRICKLE_AFTER;
-use sluice_pty::{Pty, PtyOptions, RingConsumer};
 
 const LINES: usize = 2_000;
-
-/// Reads what the ring has within 50 ms into `received`.
-fn read_some(ring: &mut RingConsumer, received: &mut Vec<u8>) {
-    if let Wait::Data = ring.wait(Some(Instant::now() + Duration::from_millis(50))) {
-        ring.consume(usize::MAX, |a, b| {
-            received.extend_from_slice(a);
-            received.extend_from_slice(b);
-            a.len() + b.len()
-        });
-    }
-}
-
-fn spawn(script: &str) -> (Pty, RingConsumer) {
-    let options = PtyOptions {
-        command: Some(["sh", "-c", script].map(OsString::from).to_vec()),
-        ..PtyOptions::default()
-    };
-    Pty::spawn(&options).expect("spawn sh")
-}
 
 #[test]
 fn a_trickle_is_gathered_and_nothing_is_lost() {
