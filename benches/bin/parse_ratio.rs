@@ -3,10 +3,16 @@
 //! ratio. Time is the thread's CPU time, and rounds are interleaved: on a shared machine two
 //! criterion runs minutes apart differed by a third with no change in between.
 //!
-//! Usage: parse-ratio [ROUNDS] [MIB] [PAYLOAD|all] [HISTORY]
+//! Usage: parse-ratio [--sluice-only] [ROUNDS] [MIB] [PAYLOAD|all] [HISTORY] [COLSxROWS]
 //! (defaults: 9 rounds of 8 MiB, every payload, alacritty_terminal's default 10,000 lines of
-//! scrollback). A short HISTORY keeps the rows that scrolling recycles in cache, which shows
-//! what the cold rows of a full scrollback cost (docs/performance.md, "Parse throughput").
+//! scrollback, 160×50). A short HISTORY keeps the rows that scrolling recycles in cache, which
+//! shows what the cold rows of a full scrollback cost (docs/performance.md, "Parse
+//! throughput"). Besides the benchmark payloads there is `yes`: `y` and a line end, over and
+//! over, what vtebench's scrolling benchmarks write.
+//!
+//! `--sluice-only` times Sluice alone, to compare two builds of it: the side run between
+//! Sluice's rounds moves Sluice's rate (on `yes` at 100×30, vte alone parsed 49 MiB/s on its
+//! own and 125 interleaved with Sluice, 2026-12-05).
 
 use alacritty_terminal::event::VoidListener;
 use alacritty_terminal::term::test::TermSize;
@@ -16,14 +22,18 @@ use sluice_benches::measure::{cpu_time, median};
 use sluice_benches::{PAYLOADS, as_the_pty_delivers, payload};
 use sluice_term::{Feeder, MAX_LOCK_SLICE};
 
-/// A 160×50 terminal with `history` lines of scrollback, filled once so that every round
+/// A terminal of `size` with `history` lines of scrollback, filled once so that every round
 /// recycles scrollback rows, as a long session does.
-fn terminal(warm_up: &[u8], history: usize) -> Term<VoidListener> {
+fn terminal(
+    warm_up: &[u8],
+    history: usize,
+    (columns, lines): (usize, usize),
+) -> Term<VoidListener> {
     let config = Config {
         scrolling_history: history,
         ..Config::default()
     };
-    let mut term = Term::new(config, &TermSize::new(160, 50), VoidListener);
+    let mut term = Term::new(config, &TermSize::new(columns, lines), VoidListener);
     Processor::<StdSyncHandler>::new().advance(&mut term, warm_up);
     term
 }
@@ -37,8 +47,24 @@ fn timed(bytes: &[u8], mut parse: impl FnMut(&[u8])) -> f64 {
     cpu_time(false) - started
 }
 
+/// The payload `name`, as the PTY delivers it.
+fn bytes(name: &str, mib: usize) -> Vec<u8> {
+    if name == "yes" {
+        return b"y\r\n".repeat((mib << 20) / 3);
+    }
+    as_the_pty_delivers(&payload(name, mib << 20).expect("known payload"))
+}
+
+/// `COLSxROWS` as columns and lines.
+fn size(arg: &str) -> Option<(usize, usize)> {
+    let (columns, lines) = arg.split_once('x')?;
+    Some((columns.parse().ok()?, lines.parse().ok()?))
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let sluice_only = args.iter().any(|a| a == "--sluice-only");
+    args.retain(|a| a != "--sluice-only");
     let number = |i: usize, default: usize| {
         args.get(i)
             .and_then(|a| a.parse::<usize>().ok())
@@ -51,19 +77,29 @@ fn main() {
         .get(3)
         .and_then(|a| a.parse::<usize>().ok())
         .unwrap_or(Config::default().scrolling_history);
+    let size = args
+        .get(4)
+        .map(|a| size(a).expect("COLSxROWS, e.g. 100x30"))
+        .unwrap_or((160, 50));
     println!(
         "{:<10} {:>12} {:>12} {:>8}",
         "payload", "sluice_MiB/s", "vte_MiB/s", "ratio"
     );
-    for name in PAYLOADS.iter().filter(|p| only.is_none_or(|o| o == *p)) {
-        let bytes = as_the_pty_delivers(&payload(name, mib << 20).expect("known payload"));
-        let mut plain = terminal(&bytes, history);
-        let mut fast = terminal(&bytes, history);
+    let names = PAYLOADS.iter().copied().chain(["yes"]);
+    for name in names.filter(|p| only.is_none_or(|o| o == p)) {
+        let bytes = bytes(name, mib);
+        let mut plain = terminal(&bytes, history, size);
+        let mut fast = terminal(&bytes, history, size);
         let mut processor: Processor<StdSyncHandler> = Processor::new();
         let mut feeder = Feeder::new();
+        let rate = |secs: f64| bytes.len() as f64 / secs / (1 << 20) as f64;
         let (mut sluice, mut vte, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
         for round in 0..rounds {
             let mut sluice_round = || timed(&bytes, |s| feeder.advance(&mut fast, s));
+            if sluice_only {
+                sluice.push(rate(sluice_round()));
+                continue;
+            }
             let mut vte_round = || timed(&bytes, |s| processor.advance(&mut plain, s));
             // ABBA, so neither side always runs right after the other.
             let (s, v) = if round % 2 == 0 {
@@ -73,16 +109,19 @@ fn main() {
                 let v = vte_round();
                 (sluice_round(), v)
             };
-            let rate = |secs: f64| bytes.len() as f64 / secs / (1 << 20) as f64;
             sluice.push(rate(s));
             vte.push(rate(v));
             ratios.push(v / s);
         }
-        println!(
-            "{name:<10} {:>12.1} {:>12.1} {:>8.2}",
-            median(sluice),
-            median(vte),
-            median(ratios)
-        );
+        let sluice = median(sluice);
+        if sluice_only {
+            println!("{name:<10} {sluice:>12.1} {:>12} {:>8}", "-", "-");
+        } else {
+            println!(
+                "{name:<10} {sluice:>12.1} {:>12.1} {:>8.2}",
+                median(vte),
+                median(ratios)
+            );
+        }
     }
 }

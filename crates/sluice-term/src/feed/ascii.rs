@@ -14,6 +14,19 @@ use alacritty_terminal::vte::ansi::{CharsetIndex, Handler, StandardCharset};
 /// 1.54–1.59× eight. Prefetching only the first 64 cells of the row gave 1.42–1.67×.
 const PREFETCH_AHEAD: i32 = 2;
 
+/// The fewest cells of a recycled row worth prefetching: below this the row is left to
+/// `Row::reset` to fetch itself.
+///
+/// The prefetch was chosen on 100-byte lines at 160×50; short lines lost by it. With the
+/// parser thread's samples in a `scrolling` run of vtebench (one character a line) 55% in the
+/// function that prefetches (nearly all of them on the prefetch instruction), `parse-ratio` (Sluice alone, three alternated runs, MiB/s) put
+/// short lines of 1–24 characters at 116–123 with the prefetch and 142–151 without at 100×30
+/// (93–97 and 126–129 at 200×60), and vtebench's `y` lines at 55–64 and 74–82 (43–53 and 63–66),
+/// while plain, colour and dense lines, whose rows are prefetched as before, did not move.
+/// Lines that short come faster than their rows' fetches can complete; the prefetches then
+/// queue behind one another and the line's own loads wait on them.
+const PREFETCH_MIN_CELLS: usize = 32;
+
 /// Whether [`write`] may stand in for `Term::input`: the cases it does not handle (insert mode
 /// shifting the row, a charset that maps ASCII to other glyphs) are off.
 pub(super) fn can_write<L: EventListener>(term: &Term<L>, active_charset: CharsetIndex) -> bool {
@@ -94,7 +107,8 @@ pub(super) fn move_past(cursor: &mut Cursor<Cell>, end: usize, columns: usize) {
 
 /// Prefetches the part of the row that the [`PREFETCH_AHEAD`]th full-screen scroll from now
 /// will recycle that its clear will touch: its first `extent` cells (see [`LineExtent`]) and
-/// its last, which `Row::reset` reads first.
+/// its last, which `Row::reset` reads first; nothing for lines shorter than
+/// [`PREFETCH_MIN_CELLS`].
 ///
 /// With the scrollback full, each scroll turns its oldest row into the new bottom line and
 /// clears it (`Row::reset`); that row was last touched a whole scrollback ago, so without this
@@ -103,6 +117,9 @@ pub(super) fn move_past(cursor: &mut Cursor<Cell>, end: usize, columns: usize) {
 /// not the one recycled and the prefetch is wasted: at worst the time of one cold row's fetch
 /// per line feed, the cost the prefetch removes when it is right.
 pub(super) fn prefetch_recycled_row<L: EventListener>(term: &Term<L>, extent: usize) {
+    if extent < PREFETCH_MIN_CELLS {
+        return;
+    }
     let grid = term.grid();
     let line = grid.topmost_line() + PREFETCH_AHEAD;
     if line < 0 {
