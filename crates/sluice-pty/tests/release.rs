@@ -1,11 +1,12 @@
 //! The reader gives a burst's ring memory back once the program has been quiet: a real PTY, a
 //! real program, the ring drained as the parser drains it.
 
-use std::ffi::OsString;
+mod common;
+
 use std::time::{Duration, Instant};
 
 use sluice_pty::ring::{KEEP_RESIDENT, RELEASE_ABOVE, Wait};
-use sluice_pty::{Pty, PtyOptions, RELEASE_AFTER_QUIET};
+use sluice_pty::{PtyOptions, RELEASE_AFTER_QUIET};
 
 #[test]
 fn a_burst_is_given_back_after_the_program_falls_quiet() {
@@ -17,11 +18,7 @@ fn a_burst_is_given_back_after_the_program_falls_quiet() {
         )
     };
     let script = format!("head -c {BURST} /dev/zero | tr '\\0' x; sleep 30");
-    let options = PtyOptions {
-        command: Some(["sh", "-c", &script].map(OsString::from).to_vec()),
-        ..PtyOptions::default()
-    };
-    let (pty, mut ring) = Pty::spawn(&options).expect("spawn sh");
+    let (pty, mut ring) = common::spawn(&script);
     let stats = pty.stats();
     let started = Instant::now();
     let mut consumed = 0;
@@ -46,9 +43,9 @@ fn a_burst_is_given_back_after_the_program_falls_quiet() {
         burst_read_at.elapsed()
     );
     let released = stats.snapshot().ring_released as usize;
+    let ring = PtyOptions::default().read_ahead;
     assert!(
-        released >= options.read_ahead - KEEP_RESIDENT - (64 << 10),
-        "released {released} bytes of a {} byte ring",
-        options.read_ahead
+        released >= ring - KEEP_RESIDENT - (64 << 10),
+        "released {released} bytes of a {ring} byte ring"
     );
 }

@@ -2,14 +2,15 @@
 //! it back: real PTYs, real programs, a consumer that only ever waits to be woken (as the
 //! parser does), never polls on a deadline of its own.
 
-use std::ffi::OsString;
+mod common;
+
 use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use sluice_pty::read_ahead::{DEFER_ABOVE, DEFER_FOR};
 use sluice_pty::ring::{KEEP_RESIDENT, RELEASE_ABOVE, Wait};
-use sluice_pty::{Pty, PtyOptions, RingConsumer};
+use sluice_pty::{Pty, RingConsumer};
 
 /// Consumes the ring on a thread of its own, woken only by the reader, until `until` says the
 /// bytes so far are enough; sends each batch it took.
@@ -60,15 +61,6 @@ fn next_batch(
     }
 }
 
-fn spawn(script: &str, read_ahead: usize) -> (Pty, RingConsumer) {
-    let options = PtyOptions {
-        command: Some(["sh", "-c", script].map(OsString::from).to_vec()),
-        read_ahead,
-        ..PtyOptions::default()
-    };
-    Pty::spawn(&options).expect("spawn sh")
-}
-
 #[test]
 fn a_flood_larger_than_the_ring_arrives_whole_with_the_parser_only_ever_woken() {
     // 8 MiB through a 2 MiB ring: the reader fills the ring without waking the parser (the
@@ -80,7 +72,7 @@ fn a_flood_larger_than_the_ring_arrives_whole_with_the_parser_only_ever_woken() 
     let script = format!(
         "stty raw -echo && head -c {FLOOD} /dev/zero | tr '\\0' x && sleep 0.3 && echo done"
     );
-    let (pty, ring) = spawn(&script, RING);
+    let (pty, ring) = common::spawn_reading_ahead(&script, RING);
     let mut pty = Some(pty);
     let expected_end = b"done\n";
     let rx = consume_until(ring, move |all: &[u8]| all.ends_with(expected_end));
@@ -115,7 +107,7 @@ fn output_after_a_young_flood_reaches_the_parser_at_once() {
     // the middle (where the reads after it would wake the parser anyway).
     let script =
         format!("stty raw -echo && perl -e 'syswrite STDOUT, \"x\" x {BURST}' && sleep 30");
-    let (pty, ring) = spawn(&script, PtyOptions::default().read_ahead);
+    let (pty, ring) = common::spawn(&script);
     let mut pty = Some(pty);
     let rx = consume_until(ring, |all: &[u8]| all.len() >= BURST);
     // The burst takes a fraction of a second to write, even on a loaded machine; the program

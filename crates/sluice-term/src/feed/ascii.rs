@@ -17,14 +17,17 @@ const PREFETCH_AHEAD: i32 = 2;
 /// The fewest cells of a recycled row worth prefetching: below this the row is left to
 /// `Row::reset` to fetch itself.
 ///
-/// The prefetch was chosen on 100-byte lines at 160×50; short lines lost by it. With the
-/// parser thread's samples in a `scrolling` run of vtebench (one character a line) 55% in the
-/// function that prefetches (nearly all of them on the prefetch instruction), `parse-ratio` (Sluice alone, three alternated runs, MiB/s) put
-/// short lines of 1–24 characters at 116–123 with the prefetch and 142–151 without at 100×30
-/// (93–97 and 126–129 at 200×60), and vtebench's `y` lines at 55–64 and 74–82 (43–53 and 63–66),
-/// while plain, colour and dense lines, whose rows are prefetched as before, did not move.
-/// Lines that short come faster than their rows' fetches can complete; the prefetches then
-/// queue behind one another and the line's own loads wait on them.
+/// The prefetch was chosen on 100-byte lines at 160×50, and short lines lost by it: in a
+/// `scrolling` run of vtebench (a character a line) 55% of the parser thread's samples were in
+/// the function that prefetches, nearly all on the prefetch instruction. Lines that short come
+/// faster than their rows' fetches complete; the prefetches queue behind one another and the
+/// line's own loads wait on them. Without it for them (`parse-ratio --sluice-only 7 8 all
+/// 10000 SIZE`, MiB/s, two alternated runs): short lines of 1–24 characters 170 and 184
+/// against 141 and 144 at 100×30, 157 and 163 against 96 and 100 at 200×60; vtebench's `y`
+/// lines 84 and 92 against 76 and 68, 84 and 78 against 41 and 31. Plain, colour and dense
+/// lines, whose rows are prefetched as before, stayed within the runs' spread
+/// (docs/performance.md, "No prefetch for short lines"). A terminal narrower than this never
+/// prefetches: its rows are a few cache lines each.
 const PREFETCH_MIN_CELLS: usize = 32;
 
 /// Whether [`write`] may stand in for `Term::input`: the cases it does not handle (insert mode
