@@ -10,9 +10,9 @@
 //! throughput"). Besides the benchmark payloads there is `yes`: `y` and a line end, over and
 //! over, what vtebench's scrolling benchmarks write.
 //!
-//! `--sluice-only` times Sluice alone, to compare two builds of it: the side run between
-//! Sluice's rounds moves Sluice's rate (on `yes` at 100×30, vte alone parsed 49 MiB/s on its
-//! own and 125 interleaved with Sluice, 2026-12-05).
+//! `--sluice-only` times Sluice alone, to compare two builds of it: a side's rate depends on
+//! what runs between its rounds (on `yes` at 100×30, vte parsed 49 MiB/s on its own and 125
+//! interleaved with Sluice, 2026-12-05).
 
 use alacritty_terminal::event::VoidListener;
 use alacritty_terminal::term::test::TermSize;
@@ -48,7 +48,7 @@ fn timed(bytes: &[u8], mut parse: impl FnMut(&[u8])) -> f64 {
 }
 
 /// The payload `name`, as the PTY delivers it.
-fn bytes(name: &str, mib: usize) -> Vec<u8> {
+fn payload_bytes(name: &str, mib: usize) -> Vec<u8> {
     if name == "yes" {
         return b"y\r\n".repeat((mib << 20) / 3);
     }
@@ -87,7 +87,7 @@ fn main() {
     );
     let names = PAYLOADS.iter().copied().chain(["yes"]);
     for name in names.filter(|p| only.is_none_or(|o| o == p)) {
-        let bytes = bytes(name, mib);
+        let bytes = payload_bytes(name, mib);
         let mut plain = terminal(&bytes, history, size);
         let mut fast = terminal(&bytes, history, size);
         let mut processor: Processor<StdSyncHandler> = Processor::new();

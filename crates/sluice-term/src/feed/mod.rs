@@ -20,9 +20,9 @@
 //!   escape sequence goes to vte on its own, after which vte is in ground again: output that
 //!   colours or places its text every few characters does not go through vte whole.
 //!   Everything else does.
-//! - While recent lines reach 32 cells or more, each line feed prefetches the scrollback row that a
-//!   later line feed will recycle ([`ascii::prefetch_recycled_row`]), so the reset finds it
-//!   in cache.
+//! - While recent lines are long enough to be worth it, each line feed prefetches the
+//!   scrollback row that a later line feed will recycle ([`ascii::prefetch_recycled_row`]),
+//!   so the reset finds it in cache.
 //!
 //!
 //! It puts shell integration marks (OSC 133) on the cell printed after them ([`crate::marks`]).
