@@ -28,9 +28,10 @@
 //! 264 faults for a 16 MiB burst instead of 3,840. Where memory the kernel has not handed
 //! out lately is slow to fault in, as in the virtual machines Sluice is measured on (a
 //! 16 MiB first touch took 115–150 ms with 4 KiB pages and 45–66 ms with huge pages), that
-//! is what decides how far the helper keeps ahead of the reader: plain lines went from 0.58× to 0.72× the drain (B/A 1.14, 12 rounds
-//! of 14) and dense colour 0.66× to 0.71× (B/A 1.11), progress bars unchanged (docs/
-//! performance.md, "Huge pages for a young flood").
+//! is what decides how far the helper keeps ahead of the reader: plain lines went from
+//! 0.58× to 0.72× the drain (B/A 1.14, 12 rounds of 14) and dense colour 0.66× to 0.71×
+//! (B/A 1.11), progress bars unchanged (docs/performance.md, "Huge pages for a young
+//! flood").
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

@@ -229,10 +229,10 @@ impl RingProducer {
     /// and a few hundred of 4 KiB (where the allocation is not 2 MiB aligned, or the reader
     /// wrote before the flood turned young: 264 in all, measured) instead of 4,096; off again
     /// when the memory is given back, so that neither a pane's next few writes nor
-    /// `khugepaged` make 2 MiB of a few KiB while it is quiet. Where the
-    /// kernel has no huge pages the call fails, harmlessly: the pages stay 4 KiB. Where its
-    /// `defrag` setting is `madvise` (Debian's default) a huge page's fault may compact memory
-    /// first; the helper takes those faults, unless the reader overtakes it.
+    /// `khugepaged` make 2 MiB of a few KiB while it is quiet. Where the kernel has no huge
+    /// pages the call fails, harmlessly: the pages stay 4 KiB. Where its `defrag` setting is
+    /// `madvise` (Debian's default) a huge page's fault may compact memory first; the helper
+    /// takes those faults, unless the reader overtakes it.
     pub(crate) fn use_huge_pages(&mut self, on: bool) {
         if self.huge == on {
             return;
