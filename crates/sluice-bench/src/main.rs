@@ -139,8 +139,9 @@ enum Command {
         #[arg(long = "terminal", value_name = "NAME[=CMD]", value_parser = compare::TerminalSpec::parse,
               required_unless_present = "drain")]
         terminal: Option<compare::TerminalSpec>,
-        /// Instead of a terminal, a bare PTY of the same size whose output a tight read loop
-        /// discards: compare's limit arm, measured as the terminals are.
+        /// Instead of a terminal, a bare PTY of the same size whose output a loop of blocking
+        /// reads discards: compare's limit arm in its first style, measured as the terminals
+        /// are.
         #[arg(long, conflicts_with = "terminal")]
         drain: bool,
         /// The window's size in cells (the drain's PTY's, with --drain).

@@ -84,6 +84,7 @@ mod tests {
                 mb_per_s: plain,
                 longest_write_ms: 1.0,
                 cpu_seconds: None,
+                tries_mb_per_s: vec![plain],
             }],
             build: Some(BuildRun {
                 seconds: build,

@@ -101,9 +101,11 @@ pub fn markdown(c: &Comparison) -> String {
         num(window(arm, &|w| w.rss_peak_mib), 0)
     });
     out += &format!(
-        "\nThe {DRAIN} arm is the probe on a bare PTY read by a tight blocking `read(2)` loop: \
-         the baseline, and nearly the limit but for short lines. A ratio above 1 is a terminal \
-         at the limit, or noise (docs/benchmarks.md).\n"
+        "\nThe {DRAIN} arm is the probe on a bare PTY read by a loop of `read(2)`s, blocking or \
+         yielding the CPU while the kernel is empty: the baseline, and nearly the limit but for \
+         short lines. Every payload is the fastest of three tries in each arm (of six for the \
+         {DRAIN}, three in each style). A ratio above 1 is a terminal at the limit, or noise \
+         (docs/benchmarks.md).\n"
     );
     out += &failure_lines(c);
     out
@@ -176,6 +178,7 @@ mod tests {
                 mb_per_s,
                 longest_write_ms: 1.0,
                 cpu_seconds: window.then_some(0.5),
+                tries_mb_per_s: vec![mb_per_s],
             }],
             build: Some(BuildRun {
                 seconds: 1.2,
