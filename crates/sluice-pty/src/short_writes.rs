@@ -3,11 +3,12 @@
 //! A program that prints short lines as fast as it can (vtebench's `scrolling`, `seq`, a
 //! log replayed) hands the master's side each line on its own: the line discipline turns
 //! `\n` into `\r\n` and queues the kernel's flush worker once per line. A reader that takes
-//! whatever is there the moment it comes (680 bytes a read) lets that worker run dry after
-//! every few lines, so the program's next line pays to wake it, and on a virtual machine
-//! whose idle CPUs halt at once, that wake-up is a round trip through the host. st wrote
-//! `scrolling` 1.4–1.5× as fast as Sluice for that reason: it parses and draws between its
-//! reads, so its CPU never halts and each read takes 2.6 KiB. A drain that busy-waits 200 µs
+//! whatever is there the moment it comes (680 bytes a read, as Sluice's did before this wait)
+//! lets that worker run dry after every few lines, so the program's next line pays to wake
+//! it, and on a virtual machine whose idle CPUs halt at once, that wake-up is a round trip
+//! through the host. st wrote `scrolling` 1.4–1.5× as fast as Sluice without the wait for
+//! that reason: it parses and draws between its reads, so its CPU never halts and each read
+//! takes 2.6 KiB. A drain that busy-waits 200 µs
 //! after each short read writes it as fast as st; one that sleeps instead (the CPU halts) is
 //! slower than one that does not wait at all (docs/performance.md, "A reader whose CPU stays
 //! busy").
