@@ -131,14 +131,17 @@ fn drain(master: &mut impl Read, fd: RawFd, yielding: &AtomicBool) -> u64 {
             Ok(0) => break,
             Ok(n) => {
                 total += n as u64;
-                last_output = Instant::now();
+                if non_blocking {
+                    last_output = Instant::now();
+                }
             }
+            // Only without blocking: yield while output came a moment ago, else wait for it
+            // (a wait that times out goes straight back to waiting).
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
                 if last_output.elapsed() < YIELD_FOR {
                     std::thread::yield_now();
                 } else {
                     wait_readable(fd);
-                    last_output = Instant::now();
                 }
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
