@@ -8,10 +8,9 @@
 //! it, and on a virtual machine whose idle CPUs halt at once, that wake-up is a round trip
 //! through the host. st wrote `scrolling` 1.4–1.5× as fast as Sluice without the wait for
 //! that reason: it parses and draws between its reads, so its CPU never halts and each read
-//! takes 2.6 KiB. A drain that busy-waits 200 µs
-//! after each short read writes it as fast as st; one that sleeps instead (the CPU halts) is
-//! slower than one that does not wait at all (docs/performance.md, "A reader whose CPU stays
-//! busy").
+//! takes 2.6 KiB. A drain that busy-waits 200 µs after each short read writes it as fast as
+//! st; one that sleeps instead (the CPU halts) is slower than one that does not wait at all
+//! (docs/performance.md, "A reader whose CPU stays busy").
 //!
 //! So after a short read in the middle of such a stream the reader waits, busy, until
 //! [`GATHER_BYTES`] should have come at the stream's rate, at most [`LONGEST_WAIT`]. Only

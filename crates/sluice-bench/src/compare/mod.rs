@@ -114,7 +114,8 @@ pub struct PayloadRead {
     pub mb_per_s: f64,
     pub longest_write_ms: f64,
     /// The terminal's own CPU from a try's first byte until its last was on screen, the mean
-    /// of the tries.
+    /// of the tries (the pauses before the later tries fall inside the count; an idle
+    /// terminal spends nothing in them).
     pub cpu_seconds: Option<f64>,
     /// Every try's rate, in the order written (the drain's blocking tries, then its yielding
     /// ones); `mb_per_s` is the fastest.
