@@ -55,17 +55,23 @@ pub const DRAIN: &str = "drain";
 /// to show what it costs.
 const SETTLE: Duration = Duration::from_millis(1000);
 
-/// How many times every arm writes each payload in a round, keeping the fastest (the drain
-/// this many times in each of its styles). For the drain, the limit is the best the kernel
-/// does: one drain alone spread from 118 to 246 MB/s between rounds here (64 MiB of plain
-/// lines, 16 KiB writes), landing below a terminal's reader now and then; how the writer,
-/// the kernel's flush worker and the reader fall on two cores decides. A terminal gets as many
-/// tries, so that both sides of a ratio are the best of the same number: the drain's median
-/// try came to 0.93× its best of three (39 payload rounds, 2026-12-05), so a terminal with one
-/// try against it came out below the drain it matched, and its one try was its first in the
-/// window, the one that faults in fresh memory (docs/performance.md, "One try against the best
-/// of three").
+/// How many times the drain writes each payload in a round in each of its styles, keeping
+/// the fastest of all. The limit is the best the kernel does: one drain alone spread from 118
+/// to 246 MB/s between rounds here (64 MiB of plain lines, 16 KiB writes), landing below a
+/// terminal's reader now and then; how the writer, the kernel's flush worker and the reader
+/// fall on two cores decides.
 const TRIES: usize = 3;
+
+/// How many times a terminal writes each payload in a round, keeping the fastest: as many as
+/// the drain over all its styles, so that both sides of a ratio are the best of the same
+/// number of tries. The fastest of more tries from one spread is faster: the drain's median
+/// try came to 0.93× its best of three (39 payload rounds, 2026-12-05), so a terminal with one
+/// try against three came out below the drain it matched, and with three against six a
+/// terminal reading exactly as the drain does comes out ahead in only a third of the rounds
+/// (docs/performance.md, "One try against the best of three", "Three tries against six").
+/// More tries also take a terminal's first try, the one that faults in fresh memory, out of
+/// the count.
+const TERMINAL_TRIES: usize = TRIES * DrainStyle::ALL.len();
 
 /// How long each try of a payload waits before it is written, in every arm, so that every
 /// try starts from a quiet terminal, as a program's burst after a pause does, whatever ran
@@ -289,6 +295,7 @@ impl Bench<'_> {
                 drain.set_style(style);
                 tries.extend(write_tries(
                     &mut probe,
+                    TRIES,
                     payload,
                     self.options.bytes,
                     |_| Ok(()),
@@ -385,9 +392,13 @@ impl Bench<'_> {
             let cpu = procfs::read(pid)?.cpu_seconds;
             // After each try, until its last line is on screen: the next starts from a
             // terminal that has drawn everything, and the CPU counted covers the drawing.
-            let tries = write_tries(&mut probe, payload, self.options.bytes, |probe| {
-                window::frame_latencies(&x, window, probe, 1, rows).map(drop)
-            })?;
+            let tries = write_tries(
+                &mut probe,
+                TERMINAL_TRIES,
+                payload,
+                self.options.bytes,
+                |probe| window::frame_latencies(&x, window, probe, 1, rows).map(drop),
+            )?;
             let cpu = (procfs::read(pid)?.cpu_seconds - cpu) / tries.len() as f64;
             reads.push(payload_read(payload, &tries, Some(cpu)));
         }
@@ -442,16 +453,17 @@ fn write(probe: &mut Probe, payload: &str, bytes: usize) -> anyhow::Result<Try> 
     }
 }
 
-/// Writes a payload [`TRIES`] times, each after [`BEFORE_PAYLOAD`] and followed by
+/// Writes a payload `count` times, each after [`BEFORE_PAYLOAD`] and followed by
 /// `after_each`.
 fn write_tries(
     probe: &mut Probe,
+    count: usize,
     payload: &str,
     bytes: usize,
     mut after_each: impl FnMut(&mut Probe) -> anyhow::Result<()>,
 ) -> anyhow::Result<Vec<Try>> {
-    let mut tries = Vec::with_capacity(TRIES);
-    for _ in 0..TRIES {
+    let mut tries = Vec::with_capacity(count);
+    for _ in 0..count {
         std::thread::sleep(BEFORE_PAYLOAD);
         tries.push(write(probe, payload, bytes)?);
         after_each(probe)?;

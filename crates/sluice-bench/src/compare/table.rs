@@ -2,7 +2,7 @@
 //! median over the rounds (ratios are taken round by round first, see [`stats`]).
 
 use super::stats::{median_of, range, ratios_to_drain};
-use super::{ArmRound, Comparison, DRAIN, WindowRun};
+use super::{ArmRound, Comparison, DRAIN, TERMINAL_TRIES, TRIES, WindowRun};
 use crate::latency::Percentiles;
 
 /// The table, with a line above it saying how it was measured.
@@ -103,8 +103,8 @@ pub fn markdown(c: &Comparison) -> String {
     out += &format!(
         "\nThe {DRAIN} arm is the probe on a bare PTY read by a loop of `read(2)`s, blocking or \
          yielding the CPU while the kernel is empty: the baseline, and nearly the limit but for \
-         short lines. Every payload is the fastest of three tries in each arm (of six for the \
-         {DRAIN}, three in each style). A ratio above 1 is a terminal at the limit, or noise \
+         short lines. Every payload is the fastest of {TERMINAL_TRIES} tries in each arm (the \
+         {DRAIN}'s {TRIES} in each style). A ratio above 1 is a terminal at the limit, or noise \
          (docs/benchmarks.md).\n"
     );
     out += &failure_lines(c);
