@@ -11,7 +11,8 @@
 //! The reader waits only on the kernel (`poll(2)` on the master) or on a ring that holds its
 //! read-ahead (the whole ring, or [`read_ahead::LEAN_READ_AHEAD`] under a sustained flood),
 //! and on its own short pauses that let small writes gather in the kernel: a sleep during a
-//! trickle ([`trickle`]), a busy wait in a fast stream of short lines ([`short_writes`]).
+//! trickle ([`trickle`]), a busy wait in a fast stream of short lines ([`short_writes`]);
+//! in a flood it yields its CPU rather than poll an empty kernel, for a moment ([`keep_awake`]).
 //! It never takes a lock and never waits on whoever consumes the ring. The writer never blocks on the
 //! child either: the master is non-blocking, so a child that stops reading its input stalls
 //! only the writer's queue, which can be cancelled. A third thread, `pty-prefault`, faults the
@@ -24,6 +25,7 @@ mod child;
 mod error;
 mod fd;
 mod guard;
+pub mod keep_awake;
 mod prefault;
 pub mod read_ahead;
 mod reader;

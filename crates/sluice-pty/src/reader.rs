@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use crate::MAX_READ;
 use crate::fd::{Ready, Stopper, wait_for};
+use crate::keep_awake::KeepAwake;
 use crate::prefault::Prefaulter;
 use crate::read_ahead::ReadAhead;
 use crate::ring::{RingProducer, Room};
@@ -48,6 +49,7 @@ pub(crate) fn run(
     let mut read_ahead = ReadAhead::new(ring.capacity());
     let mut trickle = Trickle::new(Instant::now(), stats.input_writes());
     let mut short_writes = ShortWrites::default();
+    let mut keep_awake = KeepAwake::default();
     // Declared after `ring`, so dropped (and its helper joined) before it.
     let mut prefault = Prefaulter::start(&mut ring);
     loop {
@@ -78,6 +80,7 @@ pub(crate) fn run(
                 // Before the parser is woken: the order measured (docs/performance.md, "A
                 // reader whose CPU stays busy").
                 let read_at = Instant::now();
+                keep_awake.read(n, read_at);
                 let wait = short_writes.read(n, read_at);
                 if !wait.is_zero() {
                     stats.record_short_writes_wait(wait);
@@ -94,6 +97,13 @@ pub(crate) fn run(
             }
             Err(err) if err.kind() == io::ErrorKind::WouldBlock => {
                 short_writes.ran_dry();
+                if keep_awake.yields(Instant::now()) {
+                    // In a flood the next 4 KiB comes within microseconds: keep the CPU from
+                    // halting meanwhile (keep_awake.rs).
+                    stats.record_flood_yield();
+                    std::thread::yield_now();
+                    continue;
+                }
                 if let Some(grace) = read_ahead.grace() {
                     // The parser is asleep while a young flood is read ahead: more output within
                     // the grace goes on with the flood; silence means the program paused, and

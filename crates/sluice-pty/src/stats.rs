@@ -21,6 +21,8 @@ pub struct PtyStats {
     /// Busy waits for a fast stream of short writes to gather (`short_writes.rs`).
     short_writes_waits: AtomicU64,
     short_writes_wait_ns: AtomicU64,
+    /// Yields in a flood, where the kernel was empty (`keep_awake.rs`).
+    flood_yields: AtomicU64,
     /// Writes of input to the program (keys, pastes, replies), by the writer thread.
     input_writes: AtomicU64,
 }
@@ -51,6 +53,9 @@ pub struct PtyStatsSnapshot {
     pub short_writes_waits: u64,
     /// Their total time: CPU the reader spent spinning.
     pub short_writes_wait: Duration,
+    /// Times the reader found the kernel empty in a flood and yielded its CPU rather than
+    /// sleep (`keep_awake.rs`).
+    pub flood_yields: u64,
 }
 
 impl PtyStats {
@@ -107,6 +112,10 @@ impl PtyStats {
             .fetch_add(waited.as_nanos() as u64, Ordering::Relaxed);
     }
 
+    pub(crate) fn record_flood_yield(&self) {
+        self.flood_yields.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// Reads every counter.
     pub fn snapshot(&self) -> PtyStatsSnapshot {
         PtyStatsSnapshot {
@@ -122,6 +131,7 @@ impl PtyStats {
             short_writes_wait: Duration::from_nanos(
                 self.short_writes_wait_ns.load(Ordering::Relaxed),
             ),
+            flood_yields: self.flood_yields.load(Ordering::Relaxed),
         }
     }
 }

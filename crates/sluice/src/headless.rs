@@ -128,6 +128,8 @@ struct Stats {
     /// Busy waits for a fast stream of short writes to gather, and their total time.
     short_writes_waits: u64,
     short_writes_wait_seconds: f64,
+    /// Times the reader yielded its CPU in a flood rather than sleep.
+    flood_yields: u64,
     /// Ring memory given back after bursts.
     ring_released_bytes: u64,
     longest_lock_hold_us: f64,
@@ -165,6 +167,7 @@ fn print_stats(
         trickle_pauses: reader.gathered,
         short_writes_waits: reader.short_writes_waits,
         short_writes_wait_seconds: reader.short_writes_wait.as_secs_f64(),
+        flood_yields: reader.flood_yields,
         ring_released_bytes: reader.ring_released,
         longest_lock_hold_us: parser.longest_lock_hold.as_secs_f64() * 1e6,
         parse_busy_seconds: parser.busy.as_secs_f64(),
