@@ -37,9 +37,10 @@ use std::time::{Duration, Instant};
 pub const YIELD_FOR: Duration = Duration::from_millis(1);
 
 /// The slowest stream the reader yields for, in bytes a second: below the slowest pace at
-/// which the kernel passes a flood through a PTY here (70–240 MB/s), and far above a build's log (the Metro-like build writes
-/// well under 1 MB/s, a line every 180 µs or so) or a stream of short lines, which the line
-/// discipline slows to 25–50 MB/s and `short_writes.rs` gathers.
+/// which the kernel passes a flood through a PTY here (70–240 MB/s), and far above a build's
+/// log (the Metro-like build writes well under 1 MB/s, a line every 180 µs or so) or a stream
+/// of short lines, which the line discipline slows to 25–50 MB/s and `short_writes.rs`
+/// gathers.
 pub const FLOOD_RATE: f64 = 64.0e6;
 
 /// How fast the rate forgets: the bytes read are decayed with this time constant, so the

@@ -4,25 +4,7 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
-
-use common::{read_some, spawn};
-use sluice_pty::RingConsumer;
-
-/// Everything the program writes, `expected_len` bytes, as the ring delivers it.
-fn read_all(ring: &mut RingConsumer, expected_len: usize) -> Vec<u8> {
-    let mut received = Vec::with_capacity(expected_len);
-    let started = Instant::now();
-    while received.len() < expected_len {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "{} of {expected_len} bytes came",
-            received.len()
-        );
-        read_some(ring, &mut received);
-    }
-    received
-}
+use common::{read_all, spawn, trickle_output, trickle_script};
 
 #[test]
 fn a_flood_is_read_whole_with_the_reader_yielding() {
@@ -48,20 +30,10 @@ fn a_flood_is_read_whole_with_the_reader_yielding() {
 
 #[test]
 fn a_trickle_of_log_lines_never_makes_the_reader_yield() {
-    // 100-byte lines 100 µs apart, each written on its own, about as often as a build logs:
-    // perl is in every Debian (perl-base); select() sleeps for a fraction of a second.
+    // 100-byte lines 100 µs apart, each written on its own, about as often as a build logs.
     const LINES: usize = 3_000;
-    let script = format!(
-        "stty raw -echo && exec perl -e '$|=1; for my $i (0..{}) {{ print chr(48 + $i % 10) x 99, \"\\n\"; select(undef, undef, undef, 0.0001) }}'",
-        LINES - 1
-    );
-    let expected: Vec<u8> = (0..LINES)
-        .flat_map(|i| {
-            let mut line = vec![b'0' + (i % 10) as u8; 99];
-            line.push(b'\n');
-            line
-        })
-        .collect();
+    let script = trickle_script(LINES);
+    let expected = trickle_output(LINES);
     let (pty, mut ring) = spawn(&script);
     let received = read_all(&mut ring, expected.len());
     assert!(received == expected, "the lines came whole and in order");

@@ -4,25 +4,7 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
-
-use common::{read_some, spawn};
-use sluice_pty::RingConsumer;
-
-/// Everything the program writes, `expected_len` bytes, as the ring delivers it.
-fn read_all(ring: &mut RingConsumer, expected_len: usize) -> Vec<u8> {
-    let mut received = Vec::with_capacity(expected_len);
-    let started = Instant::now();
-    while received.len() < expected_len {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "{} of {expected_len} bytes came",
-            received.len()
-        );
-        read_some(ring, &mut received);
-    }
-    received
-}
+use common::{read_all, spawn};
 
 #[test]
 fn a_stream_of_short_lines_is_waited_for_and_arrives_whole() {

@@ -6,37 +6,16 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{read_some, spawn};
+use common::{read_all, read_some, spawn, trickle_output, trickle_script};
 use sluice_pty::trickle::TRICKLE_AFTER;
 
 const LINES: usize = 2_000;
 
 #[test]
 fn a_trickle_is_gathered_and_nothing_is_lost() {
-    // perl is in every Debian (perl-base); select() sleeps for a fraction of a second.
-    let script = format!(
-        "stty raw -echo && exec perl -e '$|=1; for my $i (0..{}) {{ print chr(48 + $i % 10) x 99, \"\\n\"; select(undef, undef, undef, 0.0001) }}'",
-        LINES - 1
-    );
-    let (pty, mut ring) = spawn(&script);
-    let expected: Vec<u8> = (0..LINES)
-        .flat_map(|i| {
-            let mut line = vec![b'0' + (i % 10) as u8; 99];
-            line.push(b'\n');
-            line
-        })
-        .collect();
-    let mut received = Vec::new();
-    let started = Instant::now();
-    while received.len() < expected.len() {
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "{} of {} bytes came",
-            received.len(),
-            expected.len()
-        );
-        read_some(&mut ring, &mut received);
-    }
+    let (pty, mut ring) = spawn(&trickle_script(LINES));
+    let expected = trickle_output(LINES);
+    let received = read_all(&mut ring, expected.len());
     assert!(received == expected, "the lines came whole and in order");
     let stats = pty.stats().snapshot();
     assert!(
