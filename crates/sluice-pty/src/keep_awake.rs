@@ -22,6 +22,10 @@
 //! a drain that spun on `EAGAIN` read at 0.57–0.65× the blocking one ("The drain is not the
 //! limit here").
 //!
+//! The yields come before the young flood's wait for more output (`read_ahead::GRACE`), so a
+//! program that pauses in the middle of a young flood has what it wrote parsed up to
+//! [`YIELD_FOR`] later than the grace alone would make it.
+//!
 //! Only in a flood: a build logs a line at a time, each a read of its own a fraction of a
 //! millisecond after the last, and a reader that yielded for a millisecond after any output
 //! spent 1.15–1.21 s of CPU on the Metro-like build, against 0.05–0.06 s without. With the
