@@ -73,7 +73,19 @@ impl KeepAwake {
     pub(crate) fn yields(&self, now: Instant) -> bool {
         self.last_read
             .is_some_and(|last| now.saturating_duration_since(last) < YIELD_FOR)
-            && self.bytes_at(now) / RATE_MEMORY >= FLOOD_RATE
+            && self.flooding(now)
+    }
+
+    /// Whether the stream runs at a flood's rate ([`FLOOD_RATE`]) as of `now`.
+    fn flooding(&self, now: Instant) -> bool {
+        self.rate(now) >= FLOOD_RATE
+    }
+
+    /// The stream's rate over the last millisecond or so as of `now`, in bytes a second: also
+    /// what decides whether the reader may leave the parser asleep
+    /// ([`crate::read_ahead::DEFER_RATE`]).
+    pub(crate) fn rate(&self, now: Instant) -> f64 {
+        self.bytes_at(now) / RATE_MEMORY
     }
 
     /// The decayed bytes as of `now`: for a steady stream, its rate × [`RATE_MEMORY`].

@@ -15,8 +15,8 @@
 //! helper took the program's CPU and lost (progress 0.73×, plain lines 0.83× against 0.77 and
 //! 0.91 without it, six rounds). It uses `MADV_POPULATE_WRITE`, which makes pages resident and
 //! writable without touching their contents, so it never races the reader's data. It starts
-//! when a flood turns young (it has brought [`DEFER_ABOVE`](crate::read_ahead::DEFER_ABOVE)
-//! within [`DEFER_FOR`](crate::read_ahead::DEFER_FOR), the parser left asleep) and faults in
+//! once a young flood, read with the parser left asleep ([`crate::read_ahead`]), has brought
+//! [`PREFAULT_ABOVE`], and faults in
 //! the whole ring from the reader's write position on: a helper that kept 4 MiB ahead of the
 //! reader instead, moved on every MiB, gained less on progress bars in the same runs
 //! (0.81–0.82× against 0.84–0.90×). The price is memory: a
@@ -38,6 +38,15 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread::JoinHandle;
 
 use crate::ring::RingProducer;
+
+/// How much a young flood must have brought before the helper faults the ring in: a burst,
+/// not a screen. The parser is left asleep from 64 KiB on
+/// ([`crate::read_ahead::DEFER_ABOVE`]), but a TUI that redraws 100–300 KB at once should not
+/// leave the whole 16 MiB ring resident for [`crate::reader::RELEASE_AFTER_QUIET`]. The
+/// helper started at 1 MiB until the parser's deferral moved to 64 KiB, and the bursts that
+/// moved it were measured with it still there (docs/performance.md, "The first MiB on the
+/// program's cores").
+pub(crate) const PREFAULT_ABOVE: usize = 1 << 20;
 
 /// How much the helper faults in per system call: small enough that a cancelled request
 /// (the flood over) is followed by at most this much more (a whole huge page, 2 MiB, where

@@ -27,11 +27,11 @@
 //! 0.58–0.73× with it left asleep for the burst's first 100 ms, and at 0.88–0.99× (progress
 //! bars 0.67×) with it left asleep for up to 250 ms, which covers the whole burst here
 //! (docs/performance.md, "A young flood is read without the parser" and "The whole burst
-//! without the parser"). So once a flood has brought [`DEFER_ABOVE`] the reader stops waking
-//! the parser, for at most [`DEFER_FOR`] from the flood's start, and wakes it as soon as the
+//! without the parser"). So once a flood has brought [`DEFER_ABOVE`] and runs at the kernel's
+//! pace ([`DEFER_RATE`]) the reader stops waking the parser, for at most [`DEFER_FOR`] from the flood's start, and wakes it as soon as the
 //! program pauses for [`GRACE`] or the ring reaches its limit. The price is the screen: it
-//! holds its last frame (which shows the flood's first MiB) for up to [`DEFER_FOR`] at the
-//! start of a flood, and the burst's last frame comes 10–25 ms later (headless, 16 MiB), as
+//! holds its last frame (which shows the flood's first 64 KiB or so) for up to [`DEFER_FOR`]
+//! at the start of a flood, and the burst's last frame comes 10–25 ms later (headless, 16 MiB), as
 //! the parser then does the same work alone on one core once the program is done rather than
 //! beside it on two (docs/performance.md).
 
@@ -61,11 +61,37 @@ pub const SUSTAINED: Duration = Duration::from_millis(500);
 /// build's bursts.
 pub const QUIET: Duration = Duration::from_millis(100);
 
-/// How much a flood must have brought before the reader stops waking the parser: more than
-/// any program draws as one screen (a 200×60 screen with an SGR and a character in every cell
-/// is about 300 KB), so a TUI's redraw, a prompt, an echo or a build's burst of log lines are
-/// parsed as they arrive, with the parser woken by every read.
-pub const DEFER_ABOVE: usize = 1 << 20;
+/// How much a flood must have brought, at [`DEFER_RATE`] or faster, before the reader stops
+/// waking the parser. A prompt, an echo, a TUI's redraw (a 200×60 screen of source code with
+/// its colours is 20–60 KB) and a build's log lines are parsed as they arrive, with the
+/// parser woken by every read; a redraw bigger than this, written in one go, reaches the
+/// parser up to [`GRACE`] (and the reader's [`YIELD_FOR`](crate::keep_awake::YIELD_FOR))
+/// after its last byte.
+///
+/// 64 KiB, not the 1 MiB it was until 2026-12-05: parsing a flood's first MiB takes the
+/// parser 9–25 ms, and a window draws frames of it, both on the program's cores. In a 100×30
+/// window, 16 MiB bursts each after 0.4 s of quiet (`sluice-bench write` in `sluice-bench
+/// run-in`, five or six alternated rounds of six bursts, a bare drain in the same rounds), the
+/// writer's MB/s with 1 MiB against 64 KiB, medians of all bursts: cursor motion 98.4 / 119.4,
+/// dense colour 114.5 / 128.3, plain lines 91.9 / 94.1, scroll regions 86.5 / 122.6 (the drain
+/// 133.4, 137.1, 89.5, 98.2); with 256 KiB 119.8, 130.1, 90.3, 101.9 (docs/performance.md,
+/// "The first MiB on the program's cores").
+///
+pub const DEFER_ABOVE: usize = 64 << 10;
+
+/// The slowest stream, in bytes a second over the last millisecond or so, that the reader
+/// leaves the parser asleep for once it has brought [`DEFER_ABOVE`]: the slowest pace at
+/// which the kernel passes a flood (short lines, whose `\r\n` the line discipline adds one
+/// by one on the writer's side, 21–27 MB/s through `sluice-bench compare`'s drain), with
+/// room, and far above a build's log (the Metro-like build writes under 1 MB/s; a burst of
+/// forty lines written at once is 4 KB) or a program printing 4 KiB a millisecond as it
+/// computes. Without it, a build logging half a megabyte a second would bring 64 KiB in
+/// 130 ms and have its screen held for the rest of [`DEFER_FOR`]. With the flood rate at
+/// which the reader yields (64 MB/s, keep_awake.rs) instead, short lines were no longer
+/// deferred and were written at 0.87× the drain in `compare` where the build before, which
+/// deferred them past 1 MiB, wrote them at 1.00× (docs/performance.md, "The first MiB on the
+/// program's cores").
+pub const DEFER_RATE: f64 = 16.0e6;
 
 /// For how long from a flood's start the parser may be left asleep: long enough for the
 /// kernel to deliver a whole ring's burst, which takes 70–240 ms here (16 MiB at the 70–240
@@ -75,7 +101,7 @@ pub const DEFER_ABOVE: usize = 1 << 20;
 /// alternated rounds, docs/performance.md, "The whole burst without the parser"): dense colour
 /// 0.80 → 0.99, colour 0.64 → 0.88, cursor motion 0.76 → 0.89, plain lines 0.84 → 0.89,
 /// scroll regions 0.81 → 0.90, CJK and emoji 0.88 → 0.94. The price: during a flood's first
-/// quarter second the screen holds the frame that shows its first MiB ([`DEFER_ABOVE`]),
+/// quarter second the screen holds the frame that shows its first 64 KiB or so ([`DEFER_ABOVE`]),
 /// where it used to move again after a tenth. Text scrolling at megabytes a second is not
 /// read either way, and a program that stops writing has its last output parsed within
 /// [`GRACE`].
@@ -111,8 +137,12 @@ pub(crate) struct ReadAhead {
 enum Young {
     /// No byte yet since the last flood ended.
     NotStarted,
-    /// The flood started at `since` and has brought `read` bytes.
+    /// The flood started at `since` and has brought `read` bytes; the parser is woken by
+    /// every read.
     Since { since: Instant, read: usize },
+    /// The flood has brought [`DEFER_ABOVE`] and ran at [`DEFER_RATE`] or faster: the parser
+    /// is left asleep.
+    Deferring { since: Instant, read: usize },
     /// The parser has been woken for good in this flood: [`DEFER_FOR`] passed, or the program
     /// paused.
     Over,
@@ -129,23 +159,39 @@ impl ReadAhead {
         }
     }
 
-    /// The reader put `n` bytes in the ring at `now`; returns whether it should wake the
-    /// parser for them.
-    pub(crate) fn read(&mut self, n: usize, now: Instant) -> bool {
+    /// The reader put `n` bytes in the ring at `now`, the stream running at `rate` bytes a
+    /// second ([`KeepAwake::rate`](crate::keep_awake::KeepAwake::rate)); returns whether it
+    /// should wake the parser for them.
+    pub(crate) fn read(&mut self, n: usize, now: Instant, rate: f64) -> bool {
         let was_deferring = self.defers_parser();
-        self.young = match self.young {
+        let young = match self.young {
             Young::NotStarted => Young::Since {
                 since: now,
-                read: n,
+                read: 0,
             },
-            Young::Since { since, .. } if now.saturating_duration_since(since) >= DEFER_FOR => {
+            young => young,
+        };
+        self.young = match young {
+            Young::Since { since, .. } | Young::Deferring { since, .. }
+                if now.saturating_duration_since(since) >= DEFER_FOR =>
+            {
                 Young::Over
+            }
+            Young::Since { since, read } if rate >= DEFER_RATE && read + n >= DEFER_ABOVE => {
+                Young::Deferring {
+                    since,
+                    read: read + n,
+                }
             }
             Young::Since { since, read } => Young::Since {
                 since,
                 read: read + n,
             },
-            Young::Over => Young::Over,
+            Young::Deferring { since, read } => Young::Deferring {
+                since,
+                read: read + n,
+            },
+            young @ (Young::NotStarted | Young::Over) => young,
         };
         let defers = self.defers_parser();
         if defers && !was_deferring {
@@ -165,18 +211,26 @@ impl ReadAhead {
     /// The reader woke the parser after the program paused: the parser stays awake for the
     /// rest of this flood.
     pub(crate) fn parser_woken(&mut self) {
-        if let Young::Since { read, .. } = self.young {
+        if let Young::Deferring { read, .. } = self.young {
             tracing::debug!(read, "pty-reader: the program paused; the parser woken");
             self.young = Young::Over;
         }
     }
 
+    /// How much the flood has brought while the parser is left asleep; 0 when it is awake.
+    pub(crate) fn deferred_flood(&self) -> usize {
+        match self.young {
+            Young::Deferring { read, .. } => read,
+            _ => 0,
+        }
+    }
+
     /// Whether the reader is leaving the parser asleep: the flood has brought [`DEFER_ABOVE`]
-    /// within [`DEFER_FOR`] of its start. (A reader never leans while it defers: the time behind
-    /// starts with the flood too, and leaning takes longer.)
+    /// at [`DEFER_RATE`] or faster within [`DEFER_FOR`] of its start. (A reader never leans while it
+    /// defers: the time behind starts with the flood too, and leaning takes longer.)
     fn defers_parser(&self) -> bool {
         const { assert!(DEFER_FOR.as_millis() < SUSTAINED.as_millis()) };
-        matches!(self.young, Young::Since { read, .. } if read >= DEFER_ABOVE)
+        matches!(self.young, Young::Deferring { .. })
     }
 
     /// The most the ring may hold now, given that it holds `filled` bytes at `now`.
@@ -225,6 +279,7 @@ impl ReadAhead {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::keep_awake::KeepAwake;
 
     const MIB: usize = 1 << 20;
     const LEAN: usize = LEAN_READ_AHEAD;
@@ -321,69 +376,156 @@ mod tests {
         assert_eq!(r.limit(2 * MIB, at(t0, 500)), LEAN);
     }
 
-    /// Reads `total` bytes in 4 KiB reads (a PTY's), `per_ms` reads a millisecond, from
-    /// `from_ms`; returns whether each read would wake the parser.
-    fn reads(r: &mut ReadAhead, t0: Instant, from_ms: u64, total: usize, per_ms: u64) -> Vec<bool> {
-        (0..total / 4096)
-            .map(|i| r.read(4096, at(t0, from_ms + i as u64 / per_ms)))
-            .collect()
+    /// The reader's view of a stream: the read-ahead with the rate the reader gives it
+    /// ([`KeepAwake`]), as reader.rs composes them.
+    struct Stream {
+        read_ahead: ReadAhead,
+        rate: KeepAwake,
+        t0: Instant,
+    }
+
+    impl Stream {
+        fn new() -> Self {
+            Self {
+                read_ahead: ReadAhead::new(16 * MIB),
+                rate: KeepAwake::default(),
+                t0: Instant::now(),
+            }
+        }
+
+        /// Reads `total` bytes in reads of `n` (a PTY hands over 4 KiB at a time), one every
+        /// `every_us` µs from `from_ms`; returns whether each read would wake the parser.
+        fn reads(&mut self, from_ms: u64, total: usize, n: usize, every_us: u64) -> Vec<bool> {
+            (0..total / n)
+                .map(|i| {
+                    let now = at(self.t0, from_ms) + Duration::from_micros(i as u64 * every_us);
+                    self.rate.read(n, now);
+                    self.read_ahead.read(n, now, self.rate.rate(now))
+                })
+                .collect()
+        }
+    }
+
+    /// 4 KiB every 25 µs: 164 MB/s, a flood as the kernel passes it through a PTY here.
+    const FLOOD_EVERY_US: u64 = 25;
+
+    /// The read from which a flood at [`FLOOD_EVERY_US`] leaves the parser asleep: it must
+    /// have brought [`DEFER_ABOVE`], and at a flood's rate, which the rate's memory reaches
+    /// within a millisecond of the flood's start.
+    fn first_deferred(woken: &[bool]) -> usize {
+        let first = woken.iter().position(|&w| !w).expect("never deferred");
+        let warm_up = 1_000 / FLOOD_EVERY_US as usize;
+        assert!(
+            (DEFER_ABOVE / 4096 - 1..DEFER_ABOVE / 4096 + warm_up).contains(&first),
+            "deferred from read {first}"
+        );
+        first
     }
 
     #[test]
     fn a_young_flood_is_read_without_waking_the_parser_until_the_program_pauses() {
-        let t0 = Instant::now();
-        let mut r = ReadAhead::new(16 * MIB);
-        // 16 reads a millisecond: 64 MiB/s. The first MiB wakes the parser read by read.
-        let woken = reads(&mut r, t0, 0, 4 * MIB, 16);
-        let first_quiet = DEFER_ABOVE / 4096 - 1;
-        assert!(woken[..first_quiet].iter().all(|&w| w), "below DEFER_ABOVE");
+        let mut s = Stream::new();
+        // The first 64 KiB or so wake the parser read by read; from there on it sleeps.
+        let woken = s.reads(0, 4 * MIB, 4096, FLOOD_EVERY_US);
+        let first = first_deferred(&woken);
+        assert!(woken[..first].iter().all(|&w| w), "below DEFER_ABOVE");
         assert!(
-            woken[first_quiet..].iter().all(|&w| !w),
+            woken[first..].iter().all(|&w| !w),
             "above it, within DEFER_FOR"
         );
-        assert_eq!(r.grace(), Some(GRACE));
+        assert_eq!(s.read_ahead.deferred_flood(), 4 * MIB);
+        assert_eq!(s.read_ahead.grace(), Some(GRACE));
         // The program pauses for the grace: the reader wakes the parser, which stays awake
         // for the rest of the flood, pauses shorter than QUIET included.
-        r.parser_woken();
-        assert_eq!(r.grace(), None);
-        assert!(reads(&mut r, t0, 70, 2 * MIB, 16).iter().all(|&w| w));
-        r.kernel_quiet(Duration::from_millis(20), 0);
-        assert!(reads(&mut r, t0, 250, 2 * MIB, 16).iter().all(|&w| w));
+        s.read_ahead.parser_woken();
+        assert_eq!(s.read_ahead.grace(), None);
+        assert_eq!(s.read_ahead.deferred_flood(), 0);
+        assert!(
+            s.reads(70, 2 * MIB, 4096, FLOOD_EVERY_US)
+                .iter()
+                .all(|&w| w)
+        );
+        s.read_ahead.kernel_quiet(Duration::from_millis(20), 0);
+        assert!(
+            s.reads(250, 2 * MIB, 4096, FLOOD_EVERY_US)
+                .iter()
+                .all(|&w| w)
+        );
         // A quiet spell with everything parsed ends the flood: the next one is young again.
-        r.kernel_quiet(QUIET, 0);
-        assert!(!reads(&mut r, t0, 1000, 2 * MIB, 16).last().unwrap());
+        s.read_ahead.kernel_quiet(QUIET, 0);
+        assert!(!s.reads(1000, 2 * MIB, 4096, FLOOD_EVERY_US).last().unwrap());
     }
 
     #[test]
     fn the_parser_is_left_asleep_for_at_most_defer_for() {
-        let t0 = Instant::now();
-        let mut r = ReadAhead::new(16 * MIB);
-        // 4 reads a millisecond (16 MiB/s, a writer that never pauses): 1 MiB after 64 ms,
-        // asleep until DEFER_FOR from the flood's start, awake from then on (8 MiB: 512 ms).
-        let woken = reads(&mut r, t0, 0, 8 * MIB, 4);
-        assert!(woken.len() as u64 / 4 > 2 * DEFER_FOR.as_millis() as u64);
-        let ms = |i: usize| i as u64 / 4;
+        // A writer that never pauses, for twice DEFER_FOR: asleep from the first 64 KiB or so
+        // until DEFER_FOR from the flood's start, awake from then on.
+        let mut s = Stream::new();
+        let reads = 2 * DEFER_FOR.as_micros() as usize / FLOOD_EVERY_US as usize;
+        let woken = s.reads(0, reads * 4096, 4096, FLOOD_EVERY_US);
+        let first = first_deferred(&woken);
         for (i, &w) in woken.iter().enumerate() {
-            let young = ms(i) < DEFER_FOR.as_millis() as u64;
-            let big = (i + 1) * 4096 >= DEFER_ABOVE;
-            assert_eq!(w, !(young && big), "read {i} at {} ms", ms(i));
+            let young = (i as u64 * FLOOD_EVERY_US) < DEFER_FOR.as_micros() as u64;
+            assert_eq!(w, !(young && i >= first), "read {i}");
         }
-        assert_eq!(r.grace(), None);
+        assert_eq!(s.read_ahead.grace(), None);
     }
 
     #[test]
     fn output_that_grows_slowly_is_never_held_back() {
         // A prompt, a build logging for seconds, a TUI redrawing: the flood never brings
         // DEFER_ABOVE within DEFER_FOR of its start, so every read wakes the parser. Here a
-        // read every 10 ms that would bring DEFER_ABOVE in twice DEFER_FOR (2 MiB/s).
+        // read every 10 ms that would bring DEFER_ABOVE in twice DEFER_FOR.
         const EVERY_10_MS: usize = DEFER_ABOVE / (DEFER_FOR.as_millis() as usize / 10) / 2;
-        let t0 = Instant::now();
-        let mut r = ReadAhead::new(16 * MIB);
-        assert!(r.read(40, t0));
-        for ms in (0..5000).step_by(10) {
-            assert!(r.read(EVERY_10_MS, at(t0, 50 + ms)), "{ms} ms");
-            assert_eq!(r.grace(), None);
+        let mut s = Stream::new();
+        assert!(s.reads(0, 40, 40, 1)[0]);
+        assert!(
+            s.reads(50, EVERY_10_MS * 500, EVERY_10_MS, 10_000)
+                .iter()
+                .all(|&w| w)
+        );
+        assert_eq!(s.read_ahead.grace(), None);
+    }
+
+    #[test]
+    fn only_a_flood_at_the_kernels_pace_is_held_back() {
+        // (what, bytes a read, µs apart, bytes in all): the first two bring DEFER_ABOVE or
+        // more within DEFER_FOR but below a flood's rate, the last at a flood's rate but less
+        // than DEFER_ABOVE. Each read must wake the parser.
+        let cases: &[(&str, usize, u64, usize)] = &[
+            // A build logging 100-byte lines every 50 µs (2 MB/s) for 200 ms.
+            ("a busy build's log", 100, 50, 400_000),
+            // 4 KiB reads every millisecond: a program that computes what it prints (4 MB/s).
+            (
+                "a program printing as it computes",
+                4096,
+                1_000,
+                8 * DEFER_ABOVE,
+            ),
+            // A TUI redrawing a big screen at once, below DEFER_ABOVE, as the kernel passes it.
+            (
+                "a screen's redraw",
+                4096,
+                FLOOD_EVERY_US,
+                DEFER_ABOVE - 4096,
+            ),
+        ];
+        for &(what, n, every_us, total) in cases {
+            let mut s = Stream::new();
+            assert!(s.reads(0, total, n, every_us).iter().all(|&w| w), "{what}");
+            assert_eq!(s.read_ahead.grace(), None, "{what}");
         }
+    }
+
+    #[test]
+    fn short_lines_at_the_kernels_pace_are_held_back_too() {
+        // `yes` or vtebench's scrolling: 680 bytes a read every 27 µs (25 MB/s, the line
+        // discipline's pace for two-byte lines), deferred once they have brought DEFER_ABOVE.
+        let mut s = Stream::new();
+        let woken = s.reads(0, 2 * MIB, 680, 27);
+        let first = woken.iter().position(|&w| !w).expect("never deferred");
+        assert_eq!(first, DEFER_ABOVE.div_ceil(680) - 1);
+        assert!(woken[first..].iter().all(|&w| !w));
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use crate::MAX_READ;
 use crate::fd::{Ready, Stopper, wait_for};
 use crate::keep_awake::KeepAwake;
-use crate::prefault::Prefaulter;
+use crate::prefault::{PREFAULT_ABOVE, Prefaulter};
 use crate::read_ahead::ReadAhead;
 use crate::ring::{RingProducer, Room};
 use crate::short_writes::{ShortWrites, busy_wait};
@@ -86,13 +86,21 @@ pub(crate) fn run(
                     stats.record_short_writes_wait(wait);
                     busy_wait(read_at + wait);
                 }
-                if read_ahead.read(n, now) {
+                let was_young = read_ahead.deferred_flood() > 0;
+                if read_ahead.read(n, now, keep_awake.rate(read_at)) {
                     ring.wake_consumer();
                     if let Some(prefault) = &mut prefault {
                         prefault.flood_over();
                     }
-                } else if let Some(prefault) = &mut prefault {
-                    prefault.flood_at(&mut ring);
+                } else {
+                    if !was_young {
+                        stats.record_young_flood();
+                    }
+                    if let Some(prefault) = &mut prefault
+                        && read_ahead.deferred_flood() >= PREFAULT_ABOVE
+                    {
+                        prefault.flood_at(&mut ring);
+                    }
                 }
             }
             Err(err) if err.kind() == io::ErrorKind::WouldBlock => {

@@ -23,6 +23,8 @@ pub struct PtyStats {
     short_writes_wait_ns: AtomicU64,
     /// Yields in a flood, where the kernel was empty (`keep_awake.rs`).
     flood_yields: AtomicU64,
+    /// Floods read with the parser left asleep (`read_ahead.rs`).
+    young_floods: AtomicU64,
     /// Writes of input to the program (keys, pastes, replies), by the writer thread.
     input_writes: AtomicU64,
 }
@@ -56,6 +58,9 @@ pub struct PtyStatsSnapshot {
     /// Times the reader found the kernel empty in a flood and yielded its CPU rather than
     /// sleep (`keep_awake.rs`).
     pub flood_yields: u64,
+    /// Floods whose start the reader read without waking the parser, as a young flood
+    /// (`read_ahead.rs`).
+    pub young_floods: u64,
 }
 
 impl PtyStats {
@@ -116,6 +121,10 @@ impl PtyStats {
         self.flood_yields.fetch_add(1, Ordering::Relaxed);
     }
 
+    pub(crate) fn record_young_flood(&self) {
+        self.young_floods.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// Reads every counter.
     pub fn snapshot(&self) -> PtyStatsSnapshot {
         PtyStatsSnapshot {
@@ -132,6 +141,7 @@ impl PtyStats {
                 self.short_writes_wait_ns.load(Ordering::Relaxed),
             ),
             flood_yields: self.flood_yields.load(Ordering::Relaxed),
+            young_floods: self.young_floods.load(Ordering::Relaxed),
         }
     }
 }

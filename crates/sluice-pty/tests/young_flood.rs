@@ -1,6 +1,6 @@
 //! A young flood is read ahead without waking the parser, and that never loses output or holds
-//! it back: real PTYs, real programs, a consumer that only ever waits to be woken (as the
-//! parser does), never polls on a deadline of its own.
+//! it back, and a build's log is never read so: real PTYs, real programs, a consumer that only
+//! ever waits to be woken (as the parser does), never polls on a deadline of its own.
 
 mod common;
 
@@ -92,6 +92,29 @@ fn a_flood_larger_than_the_ring_arrives_whole_with_the_parser_only_ever_woken() 
     let (flood, tail) = received.split_at(FLOOD);
     assert!(flood.iter().all(|&b| b == b'x'), "the flood came whole");
     assert_eq!(tail, expected_end, "and then the line, once");
+    let young = pty.as_ref().map(|pty| pty.stats().snapshot().young_floods);
+    assert!(
+        young >= Some(1),
+        "the flood was read with the parser asleep ({young:?} young floods)"
+    );
+}
+
+#[test]
+fn a_builds_log_is_never_read_with_the_parser_asleep() {
+    // 3,000 100-byte lines 100 µs apart, each written on its own: 300 KB, far past
+    // DEFER_ABOVE within DEFER_FOR, but at a build's pace, far below DEFER_RATE. Each line
+    // must reach the parser as it comes.
+    const LINES: usize = 3_000;
+    let expected = common::trickle_output(LINES);
+    let (pty, mut ring) = common::spawn(&common::trickle_script(LINES));
+    let received = common::read_all(&mut ring, expected.len());
+    assert!(received == expected, "the lines came whole and in order");
+    let stats = pty.stats().snapshot();
+    assert_eq!(
+        stats.young_floods, 0,
+        "{} reads of {LINES} lines: a build's log must not hold the screen back",
+        stats.reads
+    );
 }
 
 #[test]

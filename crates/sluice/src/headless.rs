@@ -130,6 +130,8 @@ struct Stats {
     short_writes_wait_seconds: f64,
     /// Times the reader yielded its CPU in a flood rather than sleep.
     flood_yields: u64,
+    /// Floods whose start was read with the parser left asleep.
+    young_floods: u64,
     /// Ring memory given back after bursts.
     ring_released_bytes: u64,
     longest_lock_hold_us: f64,
@@ -168,6 +170,7 @@ fn print_stats(
         short_writes_waits: reader.short_writes_waits,
         short_writes_wait_seconds: reader.short_writes_wait.as_secs_f64(),
         flood_yields: reader.flood_yields,
+        young_floods: reader.young_floods,
         ring_released_bytes: reader.ring_released,
         longest_lock_hold_us: parser.longest_lock_hold.as_secs_f64() * 1e6,
         parse_busy_seconds: parser.busy.as_secs_f64(),
