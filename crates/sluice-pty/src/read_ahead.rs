@@ -19,21 +19,21 @@
 //! finishes later, because it can no longer leave the ring's depth behind unparsed; the bytes
 //! reach the screen no later than before.
 //!
-//! **A young flood is read without the parser.** On two cores the kernel's side of a bare
-//! drain (the writer's `write(2)`, the flush worker, the reader's `read(2)`) keeps both cores
-//! nearly busy, so a parser that runs beside it takes its time from the writer: in a 100×30
-//! window a 16 MiB burst after a quiet spell was written at 0.45–0.58× a bare drain's rate
-//! (cursor motion, dense colour, plain lines) with the parser woken by every read, at
-//! 0.58–0.73× with it left asleep for the burst's first 100 ms, and at 0.88–0.99× (progress
-//! bars 0.67×) with it left asleep for up to 250 ms, which covers the whole burst here
-//! (docs/performance.md, "A young flood is read without the parser" and "The whole burst
-//! without the parser"). So once a flood has brought [`DEFER_ABOVE`] and runs at the kernel's
-//! pace ([`DEFER_RATE`]) the reader stops waking the parser, for at most [`DEFER_FOR`] from the flood's start, and wakes it as soon as the
-//! program pauses for [`GRACE`] or the ring reaches its limit. The price is the screen: it
-//! holds its last frame (which shows the flood's first 64 KiB or so) for up to [`DEFER_FOR`]
-//! at the start of a flood, and the burst's last frame comes 10–25 ms later (headless, 16 MiB), as
-//! the parser then does the same work alone on one core once the program is done rather than
-//! beside it on two (docs/performance.md).
+//! **A young flood is read without the parser.** On two cores the kernel's side of a bare drain
+//! (the writer's `write(2)`, the flush worker, the reader's `read(2)`) keeps both cores nearly
+//! busy, so a parser that runs beside it takes its time from the writer: in a 100×30 window a
+//! 16 MiB burst after a quiet spell was written at 0.45–0.58× a bare drain's rate (cursor motion,
+//! dense colour, plain lines) with the parser woken by every read, at 0.58–0.73× with it left
+//! asleep for the burst's first 100 ms, and at 0.88–0.99× (progress bars 0.67×) with it left asleep
+//! for up to 250 ms, which covers the whole burst here (docs/performance.md, "A young flood is read
+//! without the parser" and "The whole burst without the parser"). So once a flood has brought
+//! [`DEFER_ABOVE`] and runs at the kernel's pace ([`DEFER_RATE`]) the reader stops waking the
+//! parser, for at most [`DEFER_FOR`] from the flood's start, and wakes it as soon as the program
+//! pauses for [`GRACE`] or the ring reaches its limit. The price is the screen: it holds its last
+//! frame (which shows the flood's first 64 KiB or so) for up to [`DEFER_FOR`] at the start of a
+//! flood, and the burst's last frame comes 10–25 ms later (headless, 16 MiB), as the parser then
+//! does the same work alone on one core once the program is done rather than beside it on two
+//! (docs/performance.md).
 
 use std::time::{Duration, Instant};
 
@@ -71,12 +71,10 @@ pub const QUIET: Duration = Duration::from_millis(100);
 /// 64 KiB, not the 1 MiB it was until 2026-12-05: parsing a flood's first MiB takes the
 /// parser 9–25 ms, and a window draws frames of it, both on the program's cores. In a 100×30
 /// window, 16 MiB bursts each after 0.4 s of quiet (`sluice-bench write` in `sluice-bench
-/// run-in`, five or six alternated rounds of six bursts, a bare drain in the same rounds), the
-/// writer's MB/s with 1 MiB against 64 KiB, medians of all bursts: cursor motion 98.4 / 119.4,
-/// dense colour 114.5 / 128.3, plain lines 91.9 / 94.1, scroll regions 86.5 / 122.6 (the drain
-/// 133.4, 137.1, 89.5, 98.2); with 256 KiB 119.8, 130.1, 90.3, 101.9 (docs/performance.md,
+/// run-in`, five or six alternated rounds of six bursts, a bare drain in the same rounds),
+/// three runs that set 64 KiB against 1 MiB wrote dense colour 8–12% faster in each, plain
+/// lines 2–22%, cursor motion −2 to +21% and scroll regions −12 to +42% (docs/performance.md,
 /// "The first MiB on the program's cores").
-///
 pub const DEFER_ABOVE: usize = 64 << 10;
 
 /// The slowest stream, in bytes a second over the last millisecond or so, that the reader
@@ -101,10 +99,10 @@ pub const DEFER_RATE: f64 = 16.0e6;
 /// alternated rounds, docs/performance.md, "The whole burst without the parser"): dense colour
 /// 0.80 → 0.99, colour 0.64 → 0.88, cursor motion 0.76 → 0.89, plain lines 0.84 → 0.89,
 /// scroll regions 0.81 → 0.90, CJK and emoji 0.88 → 0.94. The price: during a flood's first
-/// quarter second the screen holds the frame that shows its first 64 KiB or so ([`DEFER_ABOVE`]),
-/// where it used to move again after a tenth. Text scrolling at megabytes a second is not
-/// read either way, and a program that stops writing has its last output parsed within
-/// [`GRACE`].
+/// quarter second the screen holds the frame that shows its first 64 KiB or so
+/// ([`DEFER_ABOVE`]), where it used to move again after a tenth. Text scrolling at megabytes
+/// a second is not read either way, and a program that stops writing has its last output
+/// parsed within [`GRACE`].
 pub const DEFER_FOR: Duration = Duration::from_millis(250);
 
 /// How long a deferring reader that finds the kernel empty waits for more before it wakes the
@@ -226,8 +224,8 @@ impl ReadAhead {
     }
 
     /// Whether the reader is leaving the parser asleep: the flood has brought [`DEFER_ABOVE`]
-    /// at [`DEFER_RATE`] or faster within [`DEFER_FOR`] of its start. (A reader never leans while it
-    /// defers: the time behind starts with the flood too, and leaning takes longer.)
+    /// at [`DEFER_RATE`] or faster within [`DEFER_FOR`] of its start. (A reader never leans
+    /// while it defers: the time behind starts with the flood too, and leaning takes longer.)
     fn defers_parser(&self) -> bool {
         const { assert!(DEFER_FOR.as_millis() < SUSTAINED.as_millis()) };
         matches!(self.young, Young::Deferring { .. })
@@ -410,8 +408,8 @@ mod tests {
     const FLOOD_EVERY_US: u64 = 25;
 
     /// The read from which a flood at [`FLOOD_EVERY_US`] leaves the parser asleep: it must
-    /// have brought [`DEFER_ABOVE`], and at a flood's rate, which the rate's memory reaches
-    /// within a millisecond of the flood's start.
+    /// have brought [`DEFER_ABOVE`], at [`DEFER_RATE`], which the rate's memory reaches within
+    /// a millisecond of the flood's start.
     fn first_deferred(woken: &[bool]) -> usize {
         let first = woken.iter().position(|&w| !w).expect("never deferred");
         let warm_up = 1_000 / FLOOD_EVERY_US as usize;
