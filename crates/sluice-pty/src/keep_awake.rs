@@ -62,10 +62,13 @@ pub(crate) struct KeepAwake {
 }
 
 impl KeepAwake {
-    /// The reader read `n` bytes at `now`.
-    pub(crate) fn read(&mut self, n: usize, now: Instant) {
+    /// The reader read `n` bytes at `now`; returns the stream's rate over the last
+    /// millisecond or so, those bytes included, in bytes a second: also what decides whether
+    /// the reader may leave the parser asleep ([`crate::read_ahead::DEFER_RATE`]).
+    pub(crate) fn read(&mut self, n: usize, now: Instant) -> f64 {
         self.bytes = self.bytes_at(now) + n as f64;
         self.last_read = Some(now);
+        self.bytes / RATE_MEMORY
     }
 
     /// The reader found the kernel empty at `now`: whether to yield and read again rather
@@ -78,14 +81,7 @@ impl KeepAwake {
 
     /// Whether the stream runs at a flood's rate ([`FLOOD_RATE`]) as of `now`.
     fn flooding(&self, now: Instant) -> bool {
-        self.rate(now) >= FLOOD_RATE
-    }
-
-    /// The stream's rate over the last millisecond or so as of `now`, in bytes a second: also
-    /// what decides whether the reader may leave the parser asleep
-    /// ([`crate::read_ahead::DEFER_RATE`]).
-    pub(crate) fn rate(&self, now: Instant) -> f64 {
-        self.bytes_at(now) / RATE_MEMORY
+        self.bytes_at(now) / RATE_MEMORY >= FLOOD_RATE
     }
 
     /// The decayed bytes as of `now`: for a steady stream, its rate × [`RATE_MEMORY`].

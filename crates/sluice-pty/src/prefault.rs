@@ -16,10 +16,9 @@
 //! 0.91 without it, six rounds). It uses `MADV_POPULATE_WRITE`, which makes pages resident and
 //! writable without touching their contents, so it never races the reader's data. It starts
 //! once a young flood, read with the parser left asleep ([`crate::read_ahead`]), has brought
-//! [`PREFAULT_ABOVE`], and faults in
-//! the whole ring from the reader's write position on: a helper that kept 4 MiB ahead of the
-//! reader instead, moved on every MiB, gained less on progress bars in the same runs
-//! (0.81–0.82× against 0.84–0.90×). The price is memory: a
+//! [`PREFAULT_ABOVE`], and faults in the whole ring from the reader's write position on: a
+//! helper that kept 4 MiB ahead of the reader instead, moved on every MiB, gained less on
+//! progress bars in the same runs (0.81–0.82× against 0.84–0.90×). The price is memory: a
 //! flood of a few MiB leaves the whole ring resident, not only what it used, until the reader
 //! gives it back with the rest after [`crate::reader::RELEASE_AFTER_QUIET`].
 //!

@@ -158,7 +158,7 @@ impl ReadAhead {
     }
 
     /// The reader put `n` bytes in the ring at `now`, the stream running at `rate` bytes a
-    /// second ([`KeepAwake::rate`](crate::keep_awake::KeepAwake::rate)); returns whether it
+    /// second ([`KeepAwake::read`](crate::keep_awake::KeepAwake::read)); returns whether it
     /// should wake the parser for them.
     pub(crate) fn read(&mut self, n: usize, now: Instant, rate: f64) -> bool {
         let was_deferring = self.defers_parser();
@@ -397,8 +397,8 @@ mod tests {
             (0..total / n)
                 .map(|i| {
                     let now = at(self.t0, from_ms) + Duration::from_micros(i as u64 * every_us);
-                    self.rate.read(n, now);
-                    self.read_ahead.read(n, now, self.rate.rate(now))
+                    let rate = self.rate.read(n, now);
+                    self.read_ahead.read(n, now, rate)
                 })
                 .collect()
         }

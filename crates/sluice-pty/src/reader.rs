@@ -80,20 +80,20 @@ pub(crate) fn run(
                 // Before the parser is woken: the order measured (docs/performance.md, "A
                 // reader whose CPU stays busy").
                 let read_at = Instant::now();
-                keep_awake.read(n, read_at);
+                let rate = keep_awake.read(n, read_at);
                 let wait = short_writes.read(n, read_at);
                 if !wait.is_zero() {
                     stats.record_short_writes_wait(wait);
                     busy_wait(read_at + wait);
                 }
-                let was_young = read_ahead.deferred_flood() > 0;
-                if read_ahead.read(n, now, keep_awake.rate(read_at)) {
+                let was_deferring = read_ahead.deferred_flood() > 0;
+                if read_ahead.read(n, now, rate) {
                     ring.wake_consumer();
                     if let Some(prefault) = &mut prefault {
                         prefault.flood_over();
                     }
                 } else {
-                    if !was_young {
+                    if !was_deferring {
                         stats.record_young_flood();
                     }
                     if let Some(prefault) = &mut prefault
