@@ -86,9 +86,10 @@ pub const DEFER_ABOVE: usize = 64 << 10;
 /// computes. Without it, a build logging half a megabyte a second would bring 64 KiB in
 /// 130 ms and have its screen held for the rest of [`DEFER_FOR`]. With the flood rate at
 /// which the reader yields (64 MB/s, keep_awake.rs) instead, short lines were no longer
-/// deferred and were written at 0.87× the drain in `compare` where the build before, which
-/// deferred them past 1 MiB, wrote them at 1.00× (docs/performance.md, "The first MiB on the
-/// program's cores").
+/// deferred, and one `compare` run read them at 0.87× the drain against 1.00× for the build
+/// before, which deferred them past 1 MiB; at 16 MB/s they are deferred as before, and two
+/// later runs put them level with that build (22.2 against 21.3 and 23.8 MB/s a try;
+/// docs/performance.md, "The first MiB on the program's cores").
 pub const DEFER_RATE: f64 = 16.0e6;
 
 /// For how long from a flood's start the parser may be left asleep: long enough for the
