@@ -116,6 +116,17 @@ pub const DEFER_FOR: Duration = Duration::from_millis(250);
 /// flood: the last output before a pause reaches the parser at most this late, once a flood.
 pub const GRACE: Duration = Duration::from_millis(5);
 
+/// What the reader does after a read, as [`ReadAhead::read`] decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AfterRead {
+    /// Wake the parser for what was read.
+    WakeParser,
+    /// Leave the parser asleep: the young flood has brought `deferred` bytes since it
+    /// started (the reader starts the page-fault helper from that); `started` on the read
+    /// that began the deferral, once a flood (what `PtyStats` counts as a young flood).
+    LeaveAsleep { deferred: usize, started: bool },
+}
+
 /// The policy's state, owned by the reader thread.
 #[derive(Debug, Clone)]
 pub(crate) struct ReadAhead {
@@ -159,9 +170,9 @@ impl ReadAhead {
     }
 
     /// The reader put `n` bytes in the ring at `now`, the stream running at `rate` bytes a
-    /// second ([`KeepAwake::read`](crate::keep_awake::KeepAwake::read)); returns whether it
-    /// should wake the parser for them.
-    pub(crate) fn read(&mut self, n: usize, now: Instant, rate: f64) -> bool {
+    /// second ([`KeepAwake::read`](crate::keep_awake::KeepAwake::read)): whether to wake the
+    /// parser for them.
+    pub(crate) fn read(&mut self, n: usize, now: Instant, rate: f64) -> AfterRead {
         let was_deferring = self.defers_parser();
         let young = match self.young {
             Young::NotStarted => Young::Since {
@@ -192,13 +203,23 @@ impl ReadAhead {
             },
             young @ (Young::NotStarted | Young::Over) => young,
         };
-        let defers = self.defers_parser();
-        if defers && !was_deferring {
-            tracing::debug!("pty-reader: a young flood; the parser left asleep");
-        } else if was_deferring && !defers {
-            tracing::debug!("pty-reader: the flood is no longer young; the parser woken");
+        match self.young {
+            Young::Deferring { read, .. } => {
+                if !was_deferring {
+                    tracing::debug!("pty-reader: a young flood; the parser left asleep");
+                }
+                AfterRead::LeaveAsleep {
+                    deferred: read,
+                    started: !was_deferring,
+                }
+            }
+            _ => {
+                if was_deferring {
+                    tracing::debug!("pty-reader: the flood is no longer young; the parser woken");
+                }
+                AfterRead::WakeParser
+            }
         }
-        !defers
     }
 
     /// How long to wait for more output before waking the parser, when the reader finds the
@@ -213,14 +234,6 @@ impl ReadAhead {
         if let Young::Deferring { read, .. } = self.young {
             tracing::debug!(read, "pty-reader: the program paused; the parser woken");
             self.young = Young::Over;
-        }
-    }
-
-    /// How much the flood has brought while the parser is left asleep; 0 when it is awake.
-    pub(crate) fn deferred_flood(&self) -> usize {
-        match self.young {
-            Young::Deferring { read, .. } => read,
-            _ => 0,
         }
     }
 
@@ -393,14 +406,28 @@ mod tests {
         }
 
         /// Reads `total` bytes in reads of `n` (a PTY hands over 4 KiB at a time), one every
-        /// `every_us` µs from `from_ms`; returns whether each read would wake the parser.
-        fn reads(&mut self, from_ms: u64, total: usize, n: usize, every_us: u64) -> Vec<bool> {
+        /// `every_us` µs from `from_ms`; returns what the read-ahead said after each.
+        fn outcomes(
+            &mut self,
+            from_ms: u64,
+            total: usize,
+            n: usize,
+            every_us: u64,
+        ) -> Vec<AfterRead> {
             (0..total / n)
                 .map(|i| {
                     let now = at(self.t0, from_ms) + Duration::from_micros(i as u64 * every_us);
                     let rate = self.rate.read(n, now);
                     self.read_ahead.read(n, now, rate)
                 })
+                .collect()
+        }
+
+        /// As [`Self::outcomes`]: whether each read would wake the parser.
+        fn reads(&mut self, from_ms: u64, total: usize, n: usize, every_us: u64) -> Vec<bool> {
+            self.outcomes(from_ms, total, n, every_us)
+                .into_iter()
+                .map(|after| after == AfterRead::WakeParser)
                 .collect()
         }
     }
@@ -425,20 +452,41 @@ mod tests {
     fn a_young_flood_is_read_without_waking_the_parser_until_the_program_pauses() {
         let mut s = Stream::new();
         // The first 64 KiB or so wake the parser read by read; from there on it sleeps.
-        let woken = s.reads(0, 4 * MIB, 4096, FLOOD_EVERY_US);
+        let outcomes = s.outcomes(0, 4 * MIB, 4096, FLOOD_EVERY_US);
+        let woken: Vec<bool> = outcomes
+            .iter()
+            .map(|&a| a == AfterRead::WakeParser)
+            .collect();
         let first = first_deferred(&woken);
+        // The deferral starts once, at its first read, and counts what the flood brought.
+        let started: Vec<usize> = (0..outcomes.len())
+            .filter(|&i| matches!(outcomes[i], AfterRead::LeaveAsleep { started: true, .. }))
+            .collect();
+        assert_eq!(started, [first]);
+        assert_eq!(
+            outcomes[first],
+            AfterRead::LeaveAsleep {
+                deferred: (first + 1) * 4096,
+                started: true
+            }
+        );
         assert!(woken[..first].iter().all(|&w| w), "below DEFER_ABOVE");
         assert!(
             woken[first..].iter().all(|&w| !w),
             "above it, within DEFER_FOR"
         );
-        assert_eq!(s.read_ahead.deferred_flood(), 4 * MIB);
+        assert_eq!(
+            s.read_ahead.read(4096, at(s.t0, 110), 1e9),
+            AfterRead::LeaveAsleep {
+                deferred: 4 * MIB + 4096,
+                started: false
+            }
+        );
         assert_eq!(s.read_ahead.grace(), Some(GRACE));
         // The program pauses for the grace: the reader wakes the parser, which stays awake
         // for the rest of the flood, pauses shorter than QUIET included.
         s.read_ahead.parser_woken();
         assert_eq!(s.read_ahead.grace(), None);
-        assert_eq!(s.read_ahead.deferred_flood(), 0);
         assert!(
             s.reads(70, 2 * MIB, 4096, FLOOD_EVERY_US)
                 .iter()

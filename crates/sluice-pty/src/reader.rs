@@ -9,7 +9,7 @@ use crate::MAX_READ;
 use crate::fd::{Ready, Stopper, wait_for};
 use crate::keep_awake::KeepAwake;
 use crate::prefault::{PREFAULT_ABOVE, Prefaulter};
-use crate::read_ahead::ReadAhead;
+use crate::read_ahead::{AfterRead, ReadAhead};
 use crate::ring::{RingProducer, Room};
 use crate::short_writes::{ShortWrites, busy_wait};
 use crate::stats::PtyStats;
@@ -86,20 +86,22 @@ pub(crate) fn run(
                     stats.record_short_writes_wait(wait);
                     busy_wait(read_at + wait);
                 }
-                let was_deferring = read_ahead.deferred_flood() > 0;
-                if read_ahead.read(n, now, rate) {
-                    ring.wake_consumer();
-                    if let Some(prefault) = &mut prefault {
-                        prefault.flood_over();
+                match read_ahead.read(n, now, rate) {
+                    AfterRead::WakeParser => {
+                        ring.wake_consumer();
+                        if let Some(prefault) = &mut prefault {
+                            prefault.flood_over();
+                        }
                     }
-                } else {
-                    if !was_deferring {
-                        stats.record_young_flood();
-                    }
-                    if let Some(prefault) = &mut prefault
-                        && read_ahead.deferred_flood() >= PREFAULT_ABOVE
-                    {
-                        prefault.flood_at(&mut ring);
+                    AfterRead::LeaveAsleep { deferred, started } => {
+                        if started {
+                            stats.record_young_flood();
+                        }
+                        if let Some(prefault) = &mut prefault
+                            && deferred >= PREFAULT_ABOVE
+                        {
+                            prefault.flood_at(&mut ring);
+                        }
                     }
                 }
             }
