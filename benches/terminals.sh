@@ -2,8 +2,9 @@
 # Sluice against every other terminal installed here, in real windows, with a bare PTY drain
 # in every round: `sluice-bench compare` (docs/benchmarks.md). Install the peers with
 #   apt-get install alacritty kitty xterm rxvt-unicode stterm
-# The table goes to stdout; the plot to docs/compare.svg and every round's figures to
-# target/compare.json. Without a DISPLAY, compare starts its own Xvfb.
+# The table goes to stdout; the plot to docs/compare-latest.svg (the plot benchmarks.md shows
+# beside its latest run: an older run's plot is kept under its date, never overwritten) and
+# every round's figures to target/compare.json. Without a DISPLAY, compare starts its own Xvfb.
 #
 # Usage: benches/terminals.sh [ROUNDS] [BYTES] [COLSxROWS]   (defaults: 3 rounds, 64M, 100x30)
 set -euo pipefail
@@ -24,4 +25,4 @@ done
 
 unset DISPLAY # the same bare, private X server for every terminal, whatever the desktop is
 sluice-bench compare "${terminals[@]}" --rounds "$rounds" --bytes "$bytes" --size "$size" \
-  --plot docs/compare.svg --json target/compare.json
+  --plot docs/compare-latest.svg --json target/compare.json
