@@ -425,11 +425,16 @@ mod tests {
 
         /// As [`Self::outcomes`]: whether each read would wake the parser.
         fn reads(&mut self, from_ms: u64, total: usize, n: usize, every_us: u64) -> Vec<bool> {
-            self.outcomes(from_ms, total, n, every_us)
-                .into_iter()
-                .map(|after| after == AfterRead::WakeParser)
-                .collect()
+            woken(&self.outcomes(from_ms, total, n, every_us))
         }
+    }
+
+    /// Whether each read woke the parser.
+    fn woken(outcomes: &[AfterRead]) -> Vec<bool> {
+        outcomes
+            .iter()
+            .map(|&after| after == AfterRead::WakeParser)
+            .collect()
     }
 
     /// 4 KiB every 25 µs: 164 MB/s, a flood as the kernel passes it through a PTY here.
@@ -453,10 +458,7 @@ mod tests {
         let mut s = Stream::new();
         // The first 64 KiB or so wake the parser read by read; from there on it sleeps.
         let outcomes = s.outcomes(0, 4 * MIB, 4096, FLOOD_EVERY_US);
-        let woken: Vec<bool> = outcomes
-            .iter()
-            .map(|&a| a == AfterRead::WakeParser)
-            .collect();
+        let woken = woken(&outcomes);
         let first = first_deferred(&woken);
         // The deferral starts once, at its first read, and counts what the flood brought.
         let started: Vec<usize> = (0..outcomes.len())
