@@ -461,8 +461,11 @@ mod tests {
         let woken = woken(&outcomes);
         let first = first_deferred(&woken);
         // The deferral starts once, at its first read, and counts what the flood brought.
-        let started: Vec<usize> = (0..outcomes.len())
-            .filter(|&i| matches!(outcomes[i], AfterRead::LeaveAsleep { started: true, .. }))
+        let started: Vec<usize> = outcomes
+            .iter()
+            .enumerate()
+            .filter(|(_, after)| matches!(after, AfterRead::LeaveAsleep { started: true, .. }))
+            .map(|(i, _)| i)
             .collect();
         assert_eq!(started, [first]);
         assert_eq!(
