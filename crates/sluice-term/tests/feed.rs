@@ -494,8 +494,29 @@ fn text_beyond_ascii_takes_the_fast_path() {
     bytes.extend_from_slice(b"\r\n");
     bytes.extend("ß→e\u{301}Ω─ｆｕｌｌa\u{308}\u{304}".repeat(4).bytes());
     bytes.extend_from_slice(b"\x1b[3b\r\n");
-    // All but the probe, the marks and the characters around them that go to `Term`.
+    // All but the probe and the wide character that wraps, which go to `Term`.
     assert_same_bytes_fast(&bytes, 200);
+}
+
+#[test]
+fn combining_marks_over_the_cap_are_dropped_on_the_fast_path() {
+    // Marks on a narrow character, on a wide one (they go on its first half) and on the last
+    // column with a wrap pending, each more than a cell keeps, within one stretch of text.
+    let marks = "\u{301}".repeat(limits::MAX_COMBINING_PER_CELL + 5);
+    let bytes = format!("ab{marks}漢{marks}c\r\n{}y{marks}z\r\n", "x".repeat(79));
+    assert_same_bytes_fast(bytes.as_bytes(), 200);
+    let mut fast = new_term(80, 24, 100);
+    Feeder::new().advance(&mut fast, bytes.as_bytes());
+    use alacritty_terminal::index::{Column, Line};
+    for (line, column) in [(0, 1), (0, 2), (1, 79)] {
+        let cell = &fast.grid()[Line(line)][Column(column)];
+        assert_eq!(
+            cell.zerowidth().map_or(0, <[char]>::len),
+            limits::MAX_COMBINING_PER_CELL,
+            "the marks on {:?} at {line}:{column}",
+            cell.c
+        );
+    }
 }
 
 #[test]

@@ -9,12 +9,12 @@
 //!
 //! - A run of text, however short, is written into its row once the parser is known to be in
 //!   its ground state (see `Feeder::take_text`), with the attributes `Term::input` would give
-//!   each character: printable ASCII a row segment at a time ([`ascii`]), other characters one
-//!   at a time ([`unicode`]), where a character's cells are a plain overwrite. A run goes on
-//!   over line ends (CR, LF), which are executed through the calls vte would make, so that
-//!   short lines take the fast path too. Combining marks, wide characters that wrap or
-//!   overwrite half of another, insert mode, charsets and wrapping still go to `Term`, and
-//!   behave exactly as alacritty_terminal defines them.
+//!   each character: printable ASCII a row segment at a time ([`ascii`]), other characters
+//!   a stretch of the line at a time ([`unicode`]), where their cells are a plain overwrite,
+//!   with the combining marks that join them. A run goes on over line ends (CR, LF), which are
+//!   executed through the calls vte would make, so that short lines take the fast path too.
+//!   Wide characters that wrap or overwrite half of another, insert mode, charsets and wrapping
+//!   still go to `Term`, and behave exactly as alacritty_terminal defines them.
 //! - While vte is known to be in ground, an SGR of plain decimal parameters, and a cursor
 //!   motion or erase of at most two, is executed here ([`escapes`]), and every other whole
 //!   escape sequence goes to vte on its own, after which vte is in ground again: output that
@@ -449,8 +449,9 @@ impl Feeder {
 
     /// Prints `text`, characters that vte would print one after another once in its ground
     /// state, on the fast path where it can: printable ASCII a row segment at a time
-    /// ([`ascii`]), other text a character at a time ([`unicode`]). vte is told the last
-    /// character before it could repeat it ([`tell_vte_last_printed`](Self::tell_vte_last_printed)).
+    /// ([`ascii`]), other text a stretch of the line at a time ([`unicode`]). vte is told the
+    /// last character before it could repeat it
+    /// ([`tell_vte_last_printed`](Self::tell_vte_last_printed)).
     ///
     /// Unless vte is known to be in ground, the first character goes to vte *alone*: if vte
     /// printed it, vte is in ground (a character is only ever printed there, and a sequence
