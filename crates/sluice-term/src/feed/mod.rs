@@ -377,7 +377,7 @@ impl Feeder {
     /// with no call into vte.
     #[inline(always)]
     fn take_ascii_lines<L: EventListener>(&mut self, term: &mut Term<L>, run: &[u8]) {
-        let line_end = memchr::memchr2(b'\r', b'\n', run).unwrap_or(run.len());
+        let line_end = runs::first_line_len(run);
         let (first, rest) = run.split_at(line_end);
         // SAFETY: ASCII is UTF-8.
         self.take_text(term, unsafe { std::str::from_utf8_unchecked(first) }, true);
@@ -404,7 +404,7 @@ impl Feeder {
     #[inline(always)]
     fn write_lines<L: EventListener>(&mut self, term: &mut Term<L>, mut text: &[u8]) {
         while !text.is_empty() {
-            let line = memchr::memchr2(b'\r', b'\n', text).unwrap_or(text.len());
+            let line = runs::first_line_len(text);
             ascii::write(term, &text[..line]);
             let ends = runs::line_ends(&text[line..]);
             self.end_lines(term, &text[line..line + ends]);
