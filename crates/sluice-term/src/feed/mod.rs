@@ -274,11 +274,7 @@ impl Feeder {
                     self.execute_line_ends(term, &bytes[..ends]);
                     ends
                 }
-                _ if runs::is_text_byte(first) => {
-                    let (len, ascii) = runs::lines_extent(bytes);
-                    self.take_run(term, &bytes[..len], ascii);
-                    len
-                }
+                _ if runs::is_text_byte(first) => self.take_lines(term, bytes),
                 _ => {
                     // C0 controls and DEL, executed or ignored, keep vte in ground; 0xff, never
                     // UTF-8, is printed as U+FFFD, which is left to vte to say.
@@ -340,19 +336,30 @@ impl Feeder {
         }
     }
 
-    /// Takes a run of text bytes and line ends (CR, LF): its characters go to
-    /// [`take_text`](Self::take_text) a stretch at a time, and what is not text after all goes
-    /// to vte: bytes that are not UTF-8 (vte prints U+FFFD, or keeps an unfinished character
-    /// for the next call) and C1 controls (which vte executes). `ascii` says that the run is
-    /// all ASCII. All of it is taken, so hostile output cannot make the search go over the
-    /// same bytes twice.
+    /// Takes the lines of text `bytes` starts with (text bytes and line ends); returns how many
+    /// bytes it took. Lines of printable ASCII go through
+    /// [`take_ascii_lines`](Self::take_ascii_lines) for as long as they come; from the first
+    /// line that is not all ASCII, the run goes to [`take_run`](Self::take_run) whole.
     // Inlined, with `take_text`: out of line, the two cost plain lines 7-10% (`parse-ratio 5 8
     // plain`, interleaved with the build before them).
     #[inline(always)]
-    fn take_run<L: EventListener>(&mut self, term: &mut Term<L>, run: &[u8], ascii: bool) {
+    fn take_lines<L: EventListener>(&mut self, term: &mut Term<L>, bytes: &[u8]) -> usize {
+        let (line, ascii) = runs::text_extent(bytes);
         if ascii {
-            return self.take_ascii_lines(term, run);
+            return self.take_ascii_lines(term, bytes, line);
         }
+        let len = runs::lines_extent(bytes);
+        self.take_run(term, &bytes[..len]);
+        len
+    }
+
+    /// Takes a run of text bytes and line ends (CR, LF): its characters go to
+    /// [`take_text`](Self::take_text) a stretch at a time, and what is not text after all goes
+    /// to vte: bytes that are not UTF-8 (vte prints U+FFFD, or keeps an unfinished character
+    /// for the next call) and C1 controls (which vte executes). All of it is taken, so hostile
+    /// output cannot make the search go over the same bytes twice.
+    #[inline(always)]
+    fn take_run<L: EventListener>(&mut self, term: &mut Term<L>, run: &[u8]) {
         for chunk in run.utf8_chunks() {
             let mut valid = chunk.valid();
             while !valid.is_empty() {
@@ -371,45 +378,80 @@ impl Feeder {
         }
     }
 
-    /// [`take_run`](Self::take_run) for a run of printable ASCII and line ends, which starts
-    /// with a character: the first line through [`take_text`](Self::take_text) (and its probe),
-    /// then the lines after it a row segment at a time and their ends executed between them,
-    /// with no call into vte.
+    /// Takes the lines of printable ASCII `bytes` starts with, its first `first` bytes being
+    /// the first line's text: that line through [`take_text`](Self::take_text) (and its
+    /// probe), then the lines after it through [`write_ascii_lines`](Self::write_ascii_lines)
+    /// with no call into vte. Returns how many bytes it took.
+    ///
+    /// Each line is scanned once, by the scan that finds its end and sees that it is ASCII.
+    /// (Until 2026-12-05 the whole run was measured first and each line found again as it
+    /// was written, and vtebench's `y` lines parsed at 0.69x vte and `Term` alone:
+    /// docs/performance.md, "Lines scanned once".)
     #[inline(always)]
-    fn take_ascii_lines<L: EventListener>(&mut self, term: &mut Term<L>, run: &[u8]) {
-        let line_end = runs::first_line_len(run);
-        let (first, rest) = run.split_at(line_end);
+    fn take_ascii_lines<L: EventListener>(
+        &mut self,
+        term: &mut Term<L>,
+        bytes: &[u8],
+        first: usize,
+    ) -> usize {
         // SAFETY: ASCII is UTF-8.
-        self.take_text(term, unsafe { std::str::from_utf8_unchecked(first) }, true);
-        if rest.is_empty() {
-            return;
+        self.take_text(
+            term,
+            unsafe { std::str::from_utf8_unchecked(&bytes[..first]) },
+            true,
+        );
+        let rest = &bytes[first..];
+        if runs::line_ends(rest) == 0 {
+            return first;
         }
-        if !self.in_ground {
-            // The probe found vte inside a sequence: the rest of the run goes to it.
-            return self.parse_unknown(term, rest);
-        }
-        if ascii::can_write(term, self.mirror.active_charset) && !self.mirror.marks_pending() {
-            self.write_lines(term, rest);
-            self.fast_path_bytes += rest.len() as u64;
-            if let Some(last) = rest.iter().rposition(|&b| !runs::is_line_end(b)) {
-                self.unseen_last = Some(rest[last] as char);
+        if !self.in_ground
+            || !ascii::can_write(term, self.mirror.active_charset)
+            || self.mirror.marks_pending()
+        {
+            // The probe found vte inside a sequence, or the fast path cannot write: the rest
+            // of the run goes to vte.
+            let len = runs::lines_extent(rest);
+            if self.in_ground {
+                self.parse(term, &rest[..len]);
+            } else {
+                self.parse_unknown(term, &rest[..len]);
             }
-        } else {
-            self.parse(term, rest);
+            return first + len;
         }
+        first + self.write_ascii_lines(term, rest)
     }
 
-    /// Writes `text`, printable ASCII and line ends, vte being in ground: each line a row
-    /// segment at a time ([`ascii::write`]), each line end as vte would execute it.
+    /// Writes the line ends and lines of printable ASCII that `bytes` starts with, vte being
+    /// in ground and the fast path able to write ([`ascii::can_write`], no mark pending): each
+    /// line a row segment at a time ([`ascii::write`]), each line end as vte would execute it.
+    /// Stops before the first line that is not all ASCII and at the first byte that is
+    /// neither text nor a line end; returns how many bytes it took.
     #[inline(always)]
-    fn write_lines<L: EventListener>(&mut self, term: &mut Term<L>, mut text: &[u8]) {
-        while !text.is_empty() {
-            let line = runs::first_line_len(text);
-            ascii::write(term, &text[..line]);
-            let ends = runs::line_ends(&text[line..]);
-            self.end_lines(term, &text[line..line + ends]);
-            text = &text[line + ends..];
+    fn write_ascii_lines<L: EventListener>(&mut self, term: &mut Term<L>, bytes: &[u8]) -> usize {
+        let mut taken = 0;
+        let mut last_text = None;
+        loop {
+            let ends = runs::line_ends(&bytes[taken..]);
+            if ends == 0 {
+                break;
+            }
+            self.end_lines(term, &bytes[taken..taken + ends]);
+            taken += ends;
+            let (line, ascii) = runs::text_extent(&bytes[taken..]);
+            if !ascii {
+                break;
+            }
+            if line > 0 {
+                ascii::write(term, &bytes[taken..taken + line]);
+                taken += line;
+                last_text = Some(bytes[taken - 1]);
+            }
         }
+        self.fast_path_bytes += taken as u64;
+        if let Some(last) = last_text {
+            self.unseen_last = Some(last as char);
+        }
+        taken
     }
 
     /// Executes `ends`, CRs and LFs, as vte in its ground state would: through the same

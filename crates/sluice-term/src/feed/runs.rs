@@ -36,49 +36,22 @@ pub(super) fn line_ends(bytes: &[u8]) -> usize {
     bytes.iter().take_while(|&&b| is_line_end(b)).count()
 }
 
-/// How many bytes at the start of `bytes` are text bytes or line ends, and whether they are
-/// all ASCII: a run goes on from one line to the next.
+/// How many bytes at the start of `bytes` are text bytes or line ends: a run goes on from one
+/// line to the next.
 ///
 /// Short lines (`ls -1`, `seq`, vtebench's scrolling benchmarks) are one run, which the fast
 /// path takes whole; before runs went over line ends, each line end was a call into vte.
 #[inline(always)]
-pub(super) fn lines_extent(bytes: &[u8]) -> (usize, bool) {
-    let (mut len, mut ascii) = text_extent(bytes);
+pub(super) fn lines_extent(bytes: &[u8]) -> usize {
+    let mut len = text_extent(bytes).0;
     loop {
         let ends = line_ends(&bytes[len..]);
         if ends == 0 {
-            return (len, ascii);
+            return len;
         }
         len += ends;
-        let (more, more_ascii) = text_extent(&bytes[len..]);
-        len += more;
-        ascii &= more_ascii;
+        len += text_extent(&bytes[len..]).0;
     }
-}
-
-/// How many bytes of a line [`first_line_len`] scans itself before it calls `memchr2`: two
-/// words.
-const HEAD: usize = 16;
-
-/// How long the first line of `run` is: how many bytes it has before its first line end, `run`
-/// being printable ASCII and line ends.
-///
-/// The first [`HEAD`] bytes are scanned a word at a time, in line, and only a longer line is
-/// left to `memchr2`. `memchr2` alone, called for every line, cost `yes`'s one-character lines
-/// and `short`'s 1–24 more than the line's own scan: `parse-ratio --sluice-only 3 8 PAYLOAD
-/// 10000 SIZE`, four alternated runs, medians against `memchr2` alone: `yes` 1.08× (100×30)
-/// and 1.11× (200×60), `short` 1.04× and 1.13×; plain 100-byte lines 0.99× and 1.04× over
-/// eight runs, within their spread (166–231 MiB/s). The word scan alone over whole lines
-/// measured no better on either (plain 0.91–0.97× in the runs where this was 0.94×, the
-/// machine's spread); past the head, `memchr2` goes 32 bytes a step where the scan goes 8.
-#[inline(always)]
-pub(super) fn first_line_len(run: &[u8]) -> usize {
-    let head = &run[..run.len().min(HEAD)];
-    let len = text_extent(head).0;
-    if len < head.len() {
-        return len;
-    }
-    len + memchr::memchr2(b'\r', b'\n', &run[len..]).unwrap_or(run.len() - len)
 }
 
 /// How many bytes at the start of `bytes` are text bytes, eight at a time, and whether those
@@ -89,7 +62,7 @@ pub(super) fn first_line_len(run: &[u8]) -> usize {
 /// between them took the SGR-heavy payloads from 0.83–0.94 of vte alone to 0.97–1.09; they
 /// were not measured apart.)
 #[inline(always)]
-fn text_extent(bytes: &[u8]) -> (usize, bool) {
+pub(super) fn text_extent(bytes: &[u8]) -> (usize, bool) {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let mut chunks = bytes.chunks_exact(8);
@@ -189,17 +162,6 @@ mod tests {
     }
 
     #[test]
-    fn the_first_line_ends_at_its_first_line_end() {
-        for len in 0..50 {
-            for end in [b"\r\n".as_slice(), b"\n", b"\r"] {
-                let run = cat(&[&text(len), end, &text(30), b"\n"]);
-                assert_eq!(first_line_len(&run), len, "{len} then {end:?}");
-            }
-            assert_eq!(first_line_len(&text(len)), len, "{len}, no line end");
-        }
-    }
-
-    #[test]
     fn what_keeps_vte_in_ground() {
         assert!(keeps_ground(b"abc\r\n\x07\x7f"));
         assert!(keeps_ground("漢\r\n\u{85}".as_bytes()));
@@ -225,16 +187,16 @@ mod tests {
     #[test]
     fn the_lines_extent_goes_over_line_ends() {
         let lines = b"a\r\nbb\nccc\r\r\n\n1\r\n22\r\n".as_slice();
-        assert_eq!(lines_extent(lines), (lines.len(), true));
+        assert_eq!(lines_extent(lines), lines.len());
         let mixed = cat(&[&text(40), "€".as_bytes(), &text(3), b"\r\n"]);
-        assert_eq!(lines_extent(&mixed), (mixed.len(), false));
+        assert_eq!(lines_extent(&mixed), mixed.len());
         // DEL, 0xff (never UTF-8), tabs and ESC end it as other controls do.
         for end in [b"\x7f", b"\xff", b"\t", b"\x1b"] {
-            assert_eq!(lines_extent(&cat(&[&text(40), end, &text(3)])), (40, true));
+            assert_eq!(lines_extent(&cat(&[&text(40), end, &text(3)])), 40);
         }
-        assert_eq!(lines_extent(b"ab\r\ncd\n\x1b[m"), (7, true));
-        assert_eq!(lines_extent("ab\n\r漢\t".as_bytes()), (7, false));
-        assert_eq!(lines_extent(b"\r\n"), (2, true));
-        assert_eq!(lines_extent(b"\x07ab"), (0, true));
+        assert_eq!(lines_extent(b"ab\r\ncd\n\x1b[m"), 7);
+        assert_eq!(lines_extent("ab\n\r漢\t".as_bytes()), 7);
+        assert_eq!(lines_extent(b"\r\n"), 2);
+        assert_eq!(lines_extent(b"\x07ab"), 0);
     }
 }
