@@ -8,6 +8,9 @@
 //! capped before vte ([`super::prescan`]).
 
 use alacritty_terminal::event::EventListener;
+use alacritty_terminal::grid::Row;
+use alacritty_terminal::index::Column;
+use alacritty_terminal::term::cell::{Cell, Flags};
 use alacritty_terminal::term::{Term, TermMode};
 use alacritty_terminal::vte::ansi::{CharsetIndex, Handler, Hyperlink};
 
@@ -203,9 +206,26 @@ pub(super) fn combining_cell_full<L: EventListener>(term: &Term<L>, c: char) -> 
     if c.width() != Some(0) {
         return false;
     }
-    term.grid()[last_written(term)]
-        .zerowidth()
+    holds_most_marks(&term.grid()[last_written(term)])
+}
+
+/// Whether `cell` holds [`MAX_COMBINING_PER_CELL`] combining marks: the next is dropped.
+#[inline(always)]
+pub(super) fn holds_most_marks(cell: &Cell) -> bool {
+    cell.zerowidth()
         .is_some_and(|marks| marks.len() >= MAX_COMBINING_PER_CELL)
+}
+
+/// The column of `row` a combining mark joins when the last cell written is just before `end`,
+/// as `Term::input` finds it: that cell, or the wide character itself rather than its spacer.
+#[inline(always)]
+pub(super) fn mark_column(row: &Row<Cell>, end: usize) -> Column {
+    let at = end.saturating_sub(1);
+    if row[Column(at)].flags.contains(Flags::WIDE_CHAR_SPACER) {
+        Column(at.saturating_sub(1))
+    } else {
+        Column(at)
+    }
 }
 
 /// Mends what `Term::delete_chars` (DCH, `CSI P`) leaves when it deletes the first half of a
@@ -221,8 +241,6 @@ pub(super) fn combining_cell_full<L: EventListener>(term: &Term<L>, c: char) -> 
 /// both as `Term` would leave them once the orphan is overwritten).
 pub(super) fn mend_orphan_spacer<L: EventListener>(term: &mut Term<L>) {
     use alacritty_terminal::grid::Dimensions;
-    use alacritty_terminal::index::Column;
-    use alacritty_terminal::term::cell::Flags;
     let line = term.grid().cursor.point.line;
     let first = &mut term.grid_mut()[line][Column(0)];
     if !first.flags.contains(Flags::WIDE_CHAR_SPACER) {
@@ -238,22 +256,13 @@ pub(super) fn mend_orphan_spacer<L: EventListener>(term: &mut Term<L>) {
 }
 
 /// The cell the last character printed went to, found as `Term::input` finds the cell a
-/// combining mark joins: left of the cursor unless a wrap is pending, and the wide character
-/// itself rather than its spacer.
+/// combining mark joins ([`mark_column`]).
 fn last_written<L: EventListener>(term: &Term<L>) -> alacritty_terminal::index::Point {
-    let grid = term.grid();
-    let cursor = &grid.cursor;
-    let mut point = cursor.point;
-    if !cursor.input_needs_wrap {
-        point.column.0 = point.column.saturating_sub(1);
-    }
-    if grid[point]
-        .flags
-        .contains(alacritty_terminal::term::cell::Flags::WIDE_CHAR_SPACER)
-    {
-        point.column.0 = point.column.saturating_sub(1);
-    }
-    point
+    let cursor = &term.grid().cursor;
+    // Just past the last cell written: the cursor's column, or past it with a wrap pending.
+    let end = cursor.point.column.0 + usize::from(cursor.input_needs_wrap);
+    let line = cursor.point.line;
+    alacritty_terminal::index::Point::new(line, mark_column(&term.grid()[line], end))
 }
 
 #[cfg(test)]

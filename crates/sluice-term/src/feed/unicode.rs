@@ -24,7 +24,7 @@ use unicode_width::UnicodeWidthChar;
 
 use super::ascii;
 use super::forward::Forward;
-use super::limits::{MAX_COMBINING_PER_CELL, Mirror};
+use super::limits::{self, Mirror};
 
 /// Writes `text` exactly as vte printing it through [`Forward`] would: same cells, same
 /// attributes, same cursor, same wrapping, the combining-mark cap kept. The caller has checked
@@ -58,7 +58,8 @@ pub(super) fn write<L: EventListener>(term: &mut Term<L>, mirror: &mut Mirror, m
 /// before it on the line.
 ///
 /// A zero-width character (a combining mark) joins the cell before the cursor, as
-/// `Term::input` does, unless that cell holds [`MAX_COMBINING_PER_CELL`] marks already, when
+/// `Term::input` does, unless that cell holds
+/// [`MAX_COMBINING_PER_CELL`](limits::MAX_COMBINING_PER_CELL) marks already, when
 /// it is dropped as [`Forward`] drops it.
 ///
 /// The row is looked up once for the whole stretch, and each cell written field by field, as
@@ -140,18 +141,13 @@ fn is_half_wide(cell: &Cell) -> bool {
 }
 
 /// Adds the combining mark `c` to the cell before `column` (the wide character, if that cell
-/// is its second half), as `Term::input` does, within [`MAX_COMBINING_PER_CELL`].
+/// is its second half), as `Term::input` does, within
+/// [`MAX_COMBINING_PER_CELL`](limits::MAX_COMBINING_PER_CELL).
 #[inline(always)]
 fn combine(row: &mut Row<Cell>, column: usize, c: char) {
-    let mut at = column - 1;
-    if row[Column(at)].flags.contains(Flags::WIDE_CHAR_SPACER) {
-        at = at.saturating_sub(1);
-    }
-    let cell = &mut row[Column(at)];
-    if cell
-        .zerowidth()
-        .is_none_or(|marks| marks.len() < MAX_COMBINING_PER_CELL)
-    {
+    let at = limits::mark_column(row, column);
+    let cell = &mut row[at];
+    if !limits::holds_most_marks(cell) {
         cell.push_zerowidth(c);
     }
 }
