@@ -80,10 +80,7 @@ fn overwrite<L: EventListener>(
     let template = grid.cursor.template.clone();
     let end = column + segment.len();
     let cells = &mut grid[line][Column(column)..Column(end)];
-    if cells.iter().any(|cell| {
-        cell.flags
-            .intersects(Flags::WIDE_CHAR | Flags::WIDE_CHAR_SPACER)
-    }) {
+    if cells.iter().any(is_half_wide) {
         return false;
     }
     for (cell, &byte) in cells.iter_mut().zip(segment) {
@@ -94,6 +91,14 @@ fn overwrite<L: EventListener>(
     }
     move_past(&mut grid.cursor, end, columns);
     true
+}
+
+/// Whether `cell` holds half of a wide character, which `Term::input` would clear the other
+/// half of before writing over it.
+#[inline(always)]
+pub(super) fn is_half_wide(cell: &Cell) -> bool {
+    cell.flags
+        .intersects(Flags::WIDE_CHAR | Flags::WIDE_CHAR_SPACER)
 }
 
 /// Moves the cursor to column `end`, just past what was written, as `Term::input` does after

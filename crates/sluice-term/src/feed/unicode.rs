@@ -94,14 +94,14 @@ fn overwrite<'t, L: EventListener>(term: &mut Term<L>, columns: usize, text: &'t
             break rest;
         };
         match c.width() {
-            Some(1) if column < columns && !is_half_wide(&row[Column(column)]) => {
+            Some(1) if column < columns && !ascii::is_half_wide(&row[Column(column)]) => {
                 set(&mut row[Column(column)], c, fg, bg, flags, extra.clone());
                 column += 1;
             }
             Some(2)
                 if column + 2 <= columns
-                    && !is_half_wide(&row[Column(column)])
-                    && !is_half_wide(&row[Column(column + 1)]) =>
+                    && !ascii::is_half_wide(&row[Column(column)])
+                    && !ascii::is_half_wide(&row[Column(column + 1)]) =>
             {
                 let spacer = flags | Flags::WIDE_CHAR_SPACER;
                 set(
@@ -130,14 +130,6 @@ fn overwrite<'t, L: EventListener>(term: &mut Term<L>, columns: usize, text: &'t
         ascii::move_past(&mut grid.cursor, column, columns);
     }
     rest
-}
-
-/// Whether `cell` holds half of a wide character, which `Term::input` would clear the other
-/// half of before writing over it.
-#[inline(always)]
-fn is_half_wide(cell: &Cell) -> bool {
-    cell.flags
-        .intersects(Flags::WIDE_CHAR | Flags::WIDE_CHAR_SPACER)
 }
 
 /// Adds the combining mark `c` to the cell before `column` (the wide character, if that cell
