@@ -520,6 +520,18 @@ fn combining_marks_over_the_cap_are_dropped_on_the_fast_path() {
 }
 
 #[test]
+fn marks_shared_between_cells_keep_each_cell_its_own_attributes() {
+    // Cells given the same marks share their storage (feed::shared_marks): over plain cells,
+    // cells with an underline colour and cells in a link, in turn, each keeps its own, and a
+    // cell given a second mark does not change the first mark's other cells.
+    let word = "e\u{301}a\u{308}\u{304} 漢\u{301}e\u{301}\u{302}";
+    let line = format!(
+        "{word}\x1b[58;5;1m{word}\x1b]8;;http://x/\x1b\\{word}\x1b]8;;\x1b\\\x1b[59m{word}\r\n"
+    );
+    assert_same_bytes_fast(line.repeat(40).as_bytes(), 1000);
+}
+
+#[test]
 fn text_cut_inside_a_character_is_the_same() {
     // The PTY's reads cut the stream anywhere, inside a character too: vte holds the start and
     // the fast path must not write past it.

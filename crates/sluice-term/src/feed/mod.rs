@@ -11,7 +11,8 @@
 //!   its ground state (see `Feeder::take_text`), with the attributes `Term::input` would give
 //!   each character: printable ASCII a row segment at a time ([`ascii`]), other characters
 //!   a stretch of the line at a time ([`unicode`]), where their cells are a plain overwrite,
-//!   with the combining marks that join them. A run goes on over line ends (CR, LF), which are
+//!   with the combining marks that join them (in storage that cells given the same marks
+//!   share, [`shared_marks`]). A run goes on over line ends (CR, LF), which are
 //!   executed through the calls vte would make, so that short lines take the fast path too.
 //!   Wide characters that wrap or overwrite half of another, insert mode, charsets and wrapping
 //!   still go to `Term`, and behave exactly as alacritty_terminal defines them.
@@ -44,6 +45,7 @@ pub(crate) mod limits;
 mod osc7;
 pub(crate) mod prescan;
 mod runs;
+mod shared_marks;
 mod unicode;
 
 use std::time::Instant;
@@ -56,6 +58,7 @@ use self::escapes::Escape;
 use self::forward::Forward;
 use self::limits::Mirror;
 use self::prescan::{Prescan, Step};
+use self::shared_marks::SharedMarks;
 
 const ESC: u8 = 0x1b;
 
@@ -90,6 +93,8 @@ pub struct Feeder {
     /// Holds OSC strings back so that overlong ones are dropped before vte buffers them, and
     /// finds the sequences after which parsing may pause.
     prescan: Prescan,
+    /// The storage of recent combining marks, for cells given the same marks to share.
+    marks: SharedMarks,
     /// Whether vte is known to be in its ground state: a probe or a run showed it, and only
     /// bytes that keep it there have gone to vte since (see [`runs::keeps_ground`] and
     /// [`escapes::Escape`]).
@@ -358,23 +363,36 @@ impl Feeder {
     /// to vte: bytes that are not UTF-8 (vte prints U+FFFD, or keeps an unfinished character
     /// for the next call) and C1 controls (which vte executes). All of it is taken, so hostile
     /// output cannot make the search go over the same bytes twice.
+    ///
+    /// The run is checked whole first, with SIMD, and only one that is not all UTF-8 goes
+    /// through `utf8_chunks`, which checks a byte at a time: that was 5% of the samples of a
+    /// window parsing the `unicode` payload (docs/performance.md, "Marks shared").
     #[inline(always)]
     fn take_run<L: EventListener>(&mut self, term: &mut Term<L>, run: &[u8]) {
+        if let Ok(valid) = simdutf8::basic::from_utf8(run) {
+            return self.take_valid(term, valid);
+        }
         for chunk in run.utf8_chunks() {
-            let mut valid = chunk.valid();
-            while !valid.is_empty() {
-                let (text, control) = runs::split_at_control(valid);
-                if !text.is_empty() {
-                    self.take_text(term, text, false);
-                }
-                if !control.is_empty() {
-                    self.execute(term, control);
-                }
-                valid = &valid[text.len() + control.len()..];
-            }
+            self.take_valid(term, chunk.valid());
             if !chunk.invalid().is_empty() {
                 self.parse_unknown(term, chunk.invalid());
             }
+        }
+    }
+
+    /// Takes UTF-8 text and line ends: its text through [`take_text`](Self::take_text), its
+    /// controls (line ends, C1) as vte would execute them.
+    #[inline(always)]
+    fn take_valid<L: EventListener>(&mut self, term: &mut Term<L>, mut valid: &str) {
+        while !valid.is_empty() {
+            let (text, control) = runs::split_at_control(valid);
+            if !text.is_empty() {
+                self.take_text(term, text, false);
+            }
+            if !control.is_empty() {
+                self.execute(term, control);
+            }
+            valid = &valid[text.len() + control.len()..];
         }
     }
 
@@ -523,7 +541,7 @@ impl Feeder {
         if ascii || text.is_ascii() {
             ascii::write(term, text.as_bytes());
         } else {
-            unicode::write(term, &mut self.mirror, text);
+            unicode::write(term, &mut self.mirror, &mut self.marks, text);
         }
         self.fast_path_bytes += text.len() as u64;
         self.unseen_last = text.chars().next_back();

@@ -25,6 +25,7 @@ use unicode_width::UnicodeWidthChar;
 use super::ascii;
 use super::forward::Forward;
 use super::limits::{self, Mirror};
+use super::shared_marks::SharedMarks;
 
 /// Writes `text` exactly as vte printing it through [`Forward`] would: same cells, same
 /// attributes, same cursor, same wrapping, the combining-mark cap kept. The caller has checked
@@ -33,10 +34,15 @@ use super::limits::{self, Mirror};
 // path in `Feeder::take_text`. (Measured only with that path: putting it out of line did not by
 // itself win back the 7-10% plain lines had lost; inlining `take_run` and `take_text` did.)
 #[inline(never)]
-pub(super) fn write<L: EventListener>(term: &mut Term<L>, mirror: &mut Mirror, mut text: &str) {
+pub(super) fn write<L: EventListener>(
+    term: &mut Term<L>,
+    mirror: &mut Mirror,
+    marks: &mut SharedMarks,
+    mut text: &str,
+) {
     let columns = term.columns();
     loop {
-        let mut chars = overwrite(term, columns, text).chars();
+        let mut chars = overwrite(term, marks, columns, text).chars();
         let Some(c) = chars.next() else {
             return;
         };
@@ -68,7 +74,12 @@ pub(super) fn write<L: EventListener>(term: &mut Term<L>, mirror: &mut Mirror, m
 /// 124.9–125.6 written field by field, and 144.6–149.2 with the row looked up once a stretch
 /// (`parse-ratio --sluice-only 9 8 unicode 10000 200x60`, three alternated runs each).
 #[inline(always)]
-fn overwrite<'t, L: EventListener>(term: &mut Term<L>, columns: usize, text: &'t str) -> &'t str {
+fn overwrite<'t, L: EventListener>(
+    term: &mut Term<L>,
+    marks: &mut SharedMarks,
+    columns: usize,
+    text: &'t str,
+) -> &'t str {
     let grid = term.grid_mut();
     let cursor = &grid.cursor;
     if cursor.input_needs_wrap {
@@ -93,7 +104,7 @@ fn overwrite<'t, L: EventListener>(term: &mut Term<L>, columns: usize, text: &'t
         let Some(c) = chars.next() else {
             break rest;
         };
-        match c.width() {
+        match width(c) {
             Some(1) if column < columns && !ascii::is_half_wide(&row[Column(column)]) => {
                 set(&mut row[Column(column)], c, fg, bg, flags, extra.clone());
                 column += 1;
@@ -122,7 +133,7 @@ fn overwrite<'t, L: EventListener>(term: &mut Term<L>, columns: usize, text: &'t
                 );
                 column += 2;
             }
-            Some(0) if column > 0 => combine(row, column, c),
+            Some(0) if column > 0 => combine(row, marks, column, c),
             _ => break rest,
         }
     };
@@ -134,15 +145,32 @@ fn overwrite<'t, L: EventListener>(term: &mut Term<L>, columns: usize, text: &'t
 
 /// Adds the combining mark `c` to the cell before `column` (the wide character, if that cell
 /// is its second half), as `Term::input` does, within
-/// [`MAX_COMBINING_PER_CELL`](limits::MAX_COMBINING_PER_CELL).
+/// [`MAX_COMBINING_PER_CELL`](limits::MAX_COMBINING_PER_CELL), in storage it may share with
+/// other cells given the same marks ([`SharedMarks`]).
 #[inline(always)]
-fn combine(row: &mut Row<Cell>, column: usize, c: char) {
+fn combine(row: &mut Row<Cell>, marks: &mut SharedMarks, column: usize, c: char) {
     let at = limits::mark_column(row, column);
     let cell = &mut row[at];
     if !limits::holds_most_marks(cell) {
-        cell.push_zerowidth(c);
+        marks.push(cell, c);
     }
 }
+
+/// The width `Term::input` gives `c` (`UnicodeWidthChar::width`), the commonest wide
+/// characters answered without its three dependent table lookups: the CJK ideographs and the
+/// Hangul syllables, wide whether assigned or not (`every_shortcut_width_is_the_tables`).
+#[inline(always)]
+fn width(c: char) -> Option<usize> {
+    if WIDE.iter().any(|range| range.contains(&c)) {
+        Some(2)
+    } else {
+        c.width()
+    }
+}
+
+/// The ranges [`width`] answers itself, every character in them two cells wide.
+const WIDE: [std::ops::RangeInclusive<char>; 2] =
+    ['\u{4e00}'..='\u{9fff}', '\u{ac00}'..='\u{d7a3}'];
 
 /// Writes a cell field by field, as `Term`'s `write_at_cursor` does.
 #[inline(always)]
@@ -159,4 +187,19 @@ fn set(
     cell.bg = bg;
     cell.flags = flags;
     cell.extra = extra;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_shortcut_width_is_the_tables() {
+        for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            assert_eq!(width(c), c.width(), "{:#x}", c as u32);
+        }
+        for range in WIDE {
+            assert!(range.clone().all(|c| c.width() == Some(2)));
+        }
+    }
 }
