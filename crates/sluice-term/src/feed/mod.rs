@@ -364,15 +364,21 @@ impl Feeder {
     /// for the next call) and C1 controls (which vte executes). All of it is taken, so hostile
     /// output cannot make the search go over the same bytes twice.
     ///
-    /// The run is checked whole first, with SIMD, and only one that is not all UTF-8 goes
-    /// through `utf8_chunks`, which checks a byte at a time: that was 5% of the samples of a
-    /// window parsing the `unicode` payload (docs/performance.md, "Marks shared").
+    /// The run is checked with SIMD, and only what follows its first byte that is not UTF-8
+    /// goes through `utf8_chunks`, which checks a byte at a time: that was 5% of the samples
+    /// of a window parsing the `unicode` payload (docs/performance.md, "Marks shared"). Most
+    /// such runs are whole but for a character cut by the end of the read, so the rest is
+    /// short.
     #[inline(always)]
     fn take_run<L: EventListener>(&mut self, term: &mut Term<L>, run: &[u8]) {
-        if let Ok(valid) = simdutf8::basic::from_utf8(run) {
-            return self.take_valid(term, valid);
-        }
-        for chunk in run.utf8_chunks() {
+        let valid_up_to = match simdutf8::compat::from_utf8(run) {
+            Ok(valid) => return self.take_valid(term, valid),
+            Err(error) => error.valid_up_to(),
+        };
+        let (valid, rest) = run.split_at(valid_up_to);
+        // SAFETY: the check above found these bytes valid UTF-8.
+        self.take_valid(term, unsafe { std::str::from_utf8_unchecked(valid) });
+        for chunk in rest.utf8_chunks() {
             self.take_valid(term, chunk.valid());
             if !chunk.invalid().is_empty() {
                 self.parse_unknown(term, chunk.invalid());
