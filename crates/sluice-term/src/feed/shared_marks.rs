@@ -126,7 +126,8 @@ mod tests {
         let mut shared = SharedMarks::default();
         let mut plain = Cell::default();
         shared.push(&mut plain, '\u{301}');
-        // The same mark over a link: the link stays, and the plain cell's copy is not used.
+        // The same mark over an underline colour: the colour stays, and the plain cell's copy
+        // is not used.
         let mut linked = Cell::default();
         linked.set_underline_color(Some(alacritty_terminal::vte::ansi::Color::Indexed(1)));
         shared.push(&mut linked, '\u{301}');
