@@ -468,6 +468,86 @@ fn short_lines_take_the_fast_path() {
     assert_same_bytes_fast(mixed.repeat(20).as_bytes(), 1000);
 }
 
+/// Lines at the bottom of a scroll region, written after one scroll for as many lines as the
+/// region has (`feed/scrolled.rs`), against a line feed at a time: each region vtebench's
+/// scrolling benchmarks set (the whole screen, all but the last line, the lower half), a top
+/// region on the main screen, a region of two lines, and the cursor below its region (whose
+/// line feeds do nothing: never batched); lines of every length to the width and past it, cut
+/// anywhere by the reads, a selection and the vi cursor in the way.
+#[test]
+fn lines_that_scroll_a_region_are_the_same_written_a_region_at_a_time() {
+    use alacritty_terminal::index::{Column, Line, Point, Side};
+    use alacritty_terminal::selection::{Selection, SelectionType};
+    let setups: &[(&str, &[u8], bool)] = &[
+        ("the whole screen", b"", true),
+        ("the whole other screen", b"\x1b[?1049h", true),
+        ("all but the last line", b"\x1b[?1049h\x1b[1;23r", true),
+        ("the lower half", b"\x1b[?1049h\x1b[12;24r", true),
+        ("a top region on the main screen", b"\x1b[1;10r", true),
+        ("two lines", b"\x1b[5;6r", true),
+        ("below the region", b"\x1b[1;10r\x1b[24;1H", false),
+    ];
+    for &(name, setup, batched) in setups {
+        for seed in 1..=3 {
+            let mut rng = Rng(seed);
+            let mut bytes = Vec::new();
+            for _ in 0..2000 {
+                let len = match rng.below(10) {
+                    0 => rng.below(200),
+                    1 => 80,
+                    _ => rng.below(4),
+                };
+                bytes.extend(ascii_text(&mut rng, len));
+                bytes.extend_from_slice(b"\r\n");
+            }
+            let mut plain = new_term(80, 24, 100);
+            let mut fast = new_term(80, 24, 100);
+            let mut reference = Reference::new();
+            let mut feeder = Feeder::new();
+            reference.advance(&mut plain, setup);
+            feeder.advance(&mut fast, setup);
+            for term in [&mut plain, &mut fast] {
+                let mut selection = Selection::new(
+                    SelectionType::Simple,
+                    Point::new(Line(20), Column(3)),
+                    Side::Left,
+                );
+                selection.update(Point::new(Line(22), Column(9)), Side::Right);
+                term.selection = Some(selection);
+                term.vi_mode_cursor.point = Point::new(Line(21), Column(0));
+            }
+            let mut rest = &bytes[..];
+            while !rest.is_empty() {
+                let most = if rng.below(4) == 0 { 8 } else { 4096 };
+                let cut = rest.len().min(1 + rng.below(most));
+                let (chunk, tail) = rest.split_at(cut);
+                reference.advance(&mut plain, chunk);
+                feeder.advance(&mut fast, chunk);
+                rest = tail;
+                assert_eq!(
+                    plain.selection.as_ref().and_then(|s| s.to_range(&plain)),
+                    fast.selection.as_ref().and_then(|s| s.to_range(&fast)),
+                    "{name}, seed {seed}: the selection"
+                );
+                assert_eq!(
+                    plain.vi_mode_cursor.point, fast.vi_mode_cursor.point,
+                    "{name}, seed {seed}: the vi cursor"
+                );
+            }
+            let (expected, got) = states(&mut plain, &mut fast);
+            if let Some(difference) = first_difference(&expected, &got) {
+                panic!("{name}, seed {seed}: {difference}");
+            }
+            let together = feeder.lines_scrolled_together();
+            assert_eq!(
+                together > 0,
+                batched,
+                "{name}, seed {seed}: {together} lines batched"
+            );
+        }
+    }
+}
+
 /// A run whose last character is followed by many line ends, vte known to be in ground: left
 /// to the caller with its line ends, it was found again as a run, for ever (the `feed` fuzz
 /// target found the loop; the seed `regress-line-ends-run-loops`). Were it back, the feed

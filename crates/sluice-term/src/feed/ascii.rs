@@ -28,7 +28,7 @@ const PREFETCH_AHEAD: i32 = 2;
 /// lines, whose rows are prefetched as before, stayed within the runs' spread
 /// (docs/performance.md, "No prefetch for short lines"). A terminal narrower than this never
 /// prefetches: its rows are a few cache lines each.
-const PREFETCH_MIN_CELLS: usize = 32;
+pub(super) const PREFETCH_MIN_CELLS: usize = 32;
 
 /// Whether [`write`] may stand in for `Term::input`: the cases it does not handle (insert mode
 /// shifting the row, a charset that maps ASCII to other glyphs) are off.
@@ -83,14 +83,21 @@ fn overwrite<L: EventListener>(
     if cells.iter().any(is_half_wide) {
         return false;
     }
-    for (cell, &byte) in cells.iter_mut().zip(segment) {
+    fill(cells, segment, &template);
+    move_past(&mut grid.cursor, end, columns);
+    true
+}
+
+/// Writes `text` into `cells`, one byte a cell, each with `template`'s attributes, as
+/// `Term::input` gives a character that overwrites a cell that is not half of a wide one.
+#[inline(always)]
+pub(super) fn fill(cells: &mut [Cell], text: &[u8], template: &Cell) {
+    for (cell, &byte) in cells.iter_mut().zip(text) {
         *cell = Cell {
             c: byte as char,
             ..template.clone()
         };
     }
-    move_past(&mut grid.cursor, end, columns);
-    true
 }
 
 /// Whether `cell` holds half of a wide character, which `Term::input` would clear the other

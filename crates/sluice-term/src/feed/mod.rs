@@ -21,6 +21,8 @@
 //!   escape sequence goes to vte on its own, after which vte is in ground again: output that
 //!   colours or places its text every few characters does not go through vte whole.
 //!   Everything else does.
+//! - Short lines at the bottom of a scroll region are written after one scroll for as many
+//!   as the region has ([`scrolled`]), not one scroll each.
 //! - While recent lines are long enough to be worth it, each line feed prefetches the
 //!   scrollback row that a later line feed will recycle ([`ascii::prefetch_recycled_row`]),
 //!   so the reset finds it in cache.
@@ -45,6 +47,7 @@ pub(crate) mod limits;
 mod osc7;
 pub(crate) mod prescan;
 mod runs;
+mod scrolled;
 mod shared_marks;
 mod unicode;
 
@@ -58,6 +61,7 @@ use self::escapes::Escape;
 use self::forward::Forward;
 use self::limits::Mirror;
 use self::prescan::{Prescan, Step};
+use self::scrolled::LineFeeds;
 use self::shared_marks::SharedMarks;
 
 const ESC: u8 = 0x1b;
@@ -119,6 +123,11 @@ pub struct Feeder {
     ///
     /// [`tell_vte_last_printed`]: Self::tell_vte_last_printed
     unseen_last: Option<char>,
+    /// Lines written after one scroll for many ([`scrolled`]), not each after its own.
+    lines_scrolled_together: u64,
+    /// Scratch space for [`scrolled`]: rows' identities, and the lines of a region's batch.
+    row_ids: Vec<usize>,
+    spans: Vec<(usize, usize)>,
 }
 
 impl Feeder {
@@ -134,6 +143,12 @@ impl Feeder {
     /// Escape sequences the feed has executed itself so far (the rest went through vte).
     pub fn escapes_executed(&self) -> u64 {
         self.escapes_executed
+    }
+
+    /// Lines written so far after one scroll for many ([`scrolled`]): what the differential
+    /// tests check was exercised.
+    pub fn lines_scrolled_together(&self) -> u64 {
+        self.lines_scrolled_together
     }
 
     /// The working directory the program reported (OSC 7) since the last call, if any.
@@ -447,19 +462,49 @@ impl Feeder {
 
     /// Writes the line ends and lines of printable ASCII that `bytes` starts with, vte being
     /// in ground and the fast path able to write ([`ascii::can_write`], no mark pending): each
-    /// line a row segment at a time ([`ascii::write`]), each line end as vte would execute it.
-    /// Stops before the first line that is not all ASCII and at the first byte that is
-    /// neither text nor a line end; returns how many bytes it took.
+    /// line a row segment at a time ([`ascii::write`]), each line end as vte would execute it,
+    /// or, once the line feeds are known to scroll a region, a region's worth of lines after
+    /// one scroll ([`scrolled`]). Stops before the first line that is not all ASCII and at the
+    /// first byte that is neither text nor a line end; returns how many bytes it took.
     #[inline(always)]
     fn write_ascii_lines<L: EventListener>(&mut self, term: &mut Term<L>, bytes: &[u8]) -> usize {
         let mut taken = 0;
         let mut last_text = None;
+        let mut feeds = LineFeeds::Unknown;
         loop {
-            let ends = runs::line_ends(&bytes[taken..]);
+            let rest = &bytes[taken..];
+            let ends = runs::line_ends(rest);
             if ends == 0 {
                 break;
             }
-            self.end_lines(term, &bytes[taken..taken + ends]);
+            let crlf = ends == 2 && rest[0] == b'\r' && rest[1] == b'\n';
+            if crlf && let LineFeeds::Scroll { height, from_top } = feeds {
+                let (len, last) = scrolled::write_lines(
+                    term,
+                    &mut self.mirror.line_extent,
+                    rest,
+                    (height, from_top),
+                    &mut self.spans,
+                );
+                if len > 0 {
+                    taken += len;
+                    last_text = last.or(last_text);
+                    self.lines_scrolled_together += self.spans.len() as u64;
+                    continue;
+                }
+            }
+            if crlf && feeds == LineFeeds::StayedPut {
+                let mirror = &mut self.mirror;
+                feeds = scrolled::probe(term, &mut self.row_ids, |term| {
+                    end_lines(term, mirror, b"\r\n")
+                });
+            } else {
+                let line = term.grid().cursor.point.line;
+                self.end_lines(term, &rest[..ends]);
+                if crlf && feeds == LineFeeds::Unknown && term.grid().cursor.point.line == line {
+                    feeds = LineFeeds::StayedPut;
+                }
+            }
             taken += ends;
             let (line, ascii) = runs::text_extent(&bytes[taken..]);
             if !ascii {
@@ -482,14 +527,7 @@ impl Feeder {
     /// `Handler` calls.
     #[inline(always)]
     fn end_lines<L: EventListener>(&mut self, term: &mut Term<L>, ends: &[u8]) {
-        let mut forward = Forward::new(term, &mut self.mirror);
-        for &end in ends {
-            if end == b'\r' {
-                forward.carriage_return();
-            } else {
-                forward.linefeed();
-            }
-        }
+        end_lines(term, &mut self.mirror, ends);
     }
 
     /// Executes a control [`runs::split_at_control`] split off a run: line ends directly when
@@ -635,3 +673,17 @@ impl Feeder {
 struct Discard;
 
 impl Handler for Discard {}
+
+/// Executes `ends`, CRs and LFs, as vte in its ground state would: through the same `Handler`
+/// calls.
+#[inline(always)]
+fn end_lines<L: EventListener>(term: &mut Term<L>, mirror: &mut Mirror, ends: &[u8]) {
+    let mut forward = Forward::new(term, mirror);
+    for &end in ends {
+        if end == b'\r' {
+            forward.carriage_return();
+        } else {
+            forward.linefeed();
+        }
+    }
+}
