@@ -466,7 +466,12 @@ impl Feeder {
     /// or, once the line feeds are known to scroll a region, a region's worth of lines after
     /// one scroll ([`scrolled`]). Stops before the first line that is not all ASCII and at the
     /// first byte that is neither text nor a line end; returns how many bytes it took.
-    #[inline(always)]
+    // Out of line: inlined into the feed's loop with the batching's state it slowed the
+    // payloads that seldom come here (progress redraws and cursor motion 0.93-0.96x,
+    // `parse-ratio --sluice-only 3 8 PAYLOAD 10000 100x30`, three alternations), and out of it
+    // those came back level (0.98-1.05x) with lines no slower (short 1.11-1.34x, `yes`
+    // 1.02-1.03x the inlined build).
+    #[inline(never)]
     fn write_ascii_lines<L: EventListener>(&mut self, term: &mut Term<L>, bytes: &[u8]) -> usize {
         let mut taken = 0;
         let mut last_text = None;
