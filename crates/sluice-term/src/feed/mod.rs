@@ -448,14 +448,15 @@ impl Feeder {
             || self.mirror.marks_pending()
         {
             // The probe found vte inside a sequence, or the fast path cannot write: the rest
-            // of the run goes to vte.
-            let len = runs::lines_extent(rest);
-            if self.in_ground {
-                self.parse(term, &rest[..len]);
+            // of the run goes to vte. A run cut inside a character by the read leaves vte
+            // holding it, out of ground (`lines_given_to_vte_cut_inside_a_character_…`).
+            let run = &rest[..runs::lines_extent(rest)];
+            if self.in_ground && runs::keeps_ground(run) {
+                self.parse(term, run);
             } else {
-                self.parse_unknown(term, &rest[..len]);
+                self.parse_unknown(term, run);
             }
-            return first + len;
+            return first + run.len();
         }
         first + self.write_ascii_lines(term, rest)
     }
