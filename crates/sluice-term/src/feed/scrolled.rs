@@ -91,7 +91,7 @@ pub(super) fn probe<L: EventListener>(
 /// Long lines scrolling into the scrollback are left to their line feeds. Each of those
 /// prefetches the row the line feed two lines later recycles (`ascii::prefetch_recycled_row`),
 /// where one scroll of many lines clears all its rows at once, each waiting on memory: on
-/// 100-byte lines, batches of up to a region measured 0.83–0.91× the line feeds' rate, and
+/// 100-byte lines, batches of up to a region measured 0.84–0.95× the line feeds' rate, and
 /// batches of one to eight lines, the next batch's rows prefetched after each scroll, no
 /// better than the spread (`parse-ratio --sluice-only 3 8 plain 10000 SIZE`, 100×30 and
 /// 200×60). A scroll within a region below the top clears a row of the region, in cache.
