@@ -38,6 +38,11 @@ enum Command {
         /// Write the results to this file instead of the terminal.
         #[arg(long, value_name = "FILE")]
         output: Option<std::path::PathBuf>,
+        /// Where the payloads go: the alternate screen (nothing reaches the scrollback), or
+        /// the primary screen, scrolling into the scrollback as a program's log does and as
+        /// `compare` writes them.
+        #[arg(long, value_enum, default_value_t = write::Screen::Alternate)]
+        screen: write::Screen,
     },
     /// Run a command on a PTY and read its output fast, slowly, with a pause, or with ^S/^Q.
     Reader {
@@ -184,7 +189,8 @@ fn main() -> anyhow::Result<()> {
             bytes,
             json,
             output,
-        } => write::run(&payload, bytes as usize, json, output.as_deref()),
+            screen,
+        } => write::run(&payload, bytes as usize, json, output.as_deref(), screen),
         Command::Reader {
             rate,
             stall_at,

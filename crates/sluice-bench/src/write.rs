@@ -2,8 +2,9 @@
 //!
 //! Writes each payload to the terminal and times the writes: a write returns once the
 //! terminal has taken the bytes, so bytes over time is how fast the terminal reads. The
-//! payloads are drawn on the alternate screen, which is left before anything is reported, so
-//! results are never mixed into the measured output.
+//! payloads are drawn on the alternate screen by default, or on the primary screen
+//! ([`Screen`]), and the report comes once the payloads are done, so results are never mixed
+//! into the measured output.
 
 use std::io::Write;
 use std::os::fd::AsRawFd;
@@ -24,6 +25,32 @@ pub struct WriteResult {
     pub mb_per_s: f64,
     /// The longest single `write(2)`: how long a program can be stopped by this terminal.
     pub longest_write_ms: f64,
+}
+
+/// Which screen the payloads are written on.
+///
+/// They differ for the terminal: on the alternate screen no line reaches the scrollback,
+/// on the primary screen every line that scrolls off the top does, which is what a program's
+/// log costs a terminal. `compare` writes its payloads on the primary screen (its probe's
+/// `as_a_program`, since 2026-12-03); until 2026-12-06 this command wrote on the alternate
+/// one only, so its figures and compare's differed by that cost: Sluice read plain lines
+/// 10–16% faster on the alternate screen (docs/performance.md, "Which screen a payload is
+/// written on"). The default stays the alternate screen, which leaves the user's scrollback
+/// as it was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Screen {
+    Alternate,
+    Primary,
+}
+
+impl Screen {
+    /// What enters the screen before the payloads, and what follows each payload.
+    fn enter_and_reset(self) -> (&'static [u8], &'static [u8]) {
+        match self {
+            Screen::Alternate => (b"\x1b[?1049h\x1b[H\x1b[2J", b"\x1b[0m\x1b[r\x1b[H\x1b[2J"),
+            Screen::Primary => (b"\x1b[H\x1b[2J", b"\x1b[0m\x1b[r\n"),
+        }
+    }
 }
 
 /// Each write is at most this big, as a program's log writes are; a huge single write would
@@ -62,6 +89,7 @@ pub fn run(
     bytes: usize,
     json: bool,
     output: Option<&std::path::Path>,
+    screen: Screen,
 ) -> anyhow::Result<()> {
     let names: Vec<&str> = if which == "all" {
         PAYLOADS.to_vec()
@@ -80,13 +108,16 @@ pub fn run(
         bail!("stdout is not a terminal: run this inside the terminal to measure");
     }
     let mut out = stdout.lock();
-    out.write_all(b"\x1b[?1049h\x1b[H\x1b[2J")?;
+    let (enter, reset) = screen.enter_and_reset();
+    out.write_all(enter)?;
     let mut results = Vec::new();
     for name in &names {
         results.push(measure(&mut out, name, bytes)?);
-        out.write_all(b"\x1b[0m\x1b[r\x1b[H\x1b[2J")?;
+        out.write_all(reset)?;
     }
-    out.write_all(b"\x1b[?1049l")?;
+    if screen == Screen::Alternate {
+        out.write_all(b"\x1b[?1049l")?;
+    }
     out.flush()?;
     drop(out);
     let report = if json {

@@ -124,12 +124,10 @@ fn metro_sim_reports_its_writes_on_stderr() {
     assert!(stdout.contains("(400/400)"));
 }
 
-#[test]
-fn write_reports_after_leaving_the_alternate_screen() {
-    let (mut child, master) = bench_on_pty(
-        (120, 40),
-        &["write", "--payload", "plain", "--bytes", "256K", "--json"],
-    );
+/// Everything `sluice-bench ARGS` writes to a 120×40 PTY until it exits, once it has
+/// exited successfully.
+fn bench_output_on_pty(args: &[&str]) -> String {
+    let (mut child, master) = bench_on_pty((120, 40), args);
     let mut reader = master.try_clone_reader().unwrap();
     let mut output = Vec::new();
     let mut buf = [0u8; 65536];
@@ -140,7 +138,12 @@ fn write_reports_after_leaving_the_alternate_screen() {
         }
     }
     assert!(child.wait().unwrap().success());
-    let text = String::from_utf8_lossy(&output);
+    String::from_utf8_lossy(&output).into_owned()
+}
+
+#[test]
+fn write_reports_after_leaving_the_alternate_screen() {
+    let text = bench_output_on_pty(&["write", "--payload", "plain", "--bytes", "256K", "--json"]);
     let (measured, report) = text
         .split_once("\x1b[?1049l")
         .expect("the alternate screen is left");
@@ -153,6 +156,36 @@ fn write_reports_after_leaving_the_alternate_screen() {
         serde_json::from_str(report.trim()).expect("only the report follows");
     assert_eq!(json[0]["payload"], "plain");
     // Whole 100-byte lines: the first hundred at or past 256 KiB.
+    assert_eq!(json[0]["bytes"], 262_200);
+}
+
+#[test]
+fn write_on_the_primary_screen_scrolls_as_a_program_does() {
+    let text = bench_output_on_pty(&[
+        "write",
+        "--screen",
+        "primary",
+        "--payload",
+        "plain",
+        "--bytes",
+        "256K",
+        "--json",
+    ]);
+    assert!(!text.contains("\x1b[?1049"), "never switches screens");
+    let (measured, report) = text
+        .split_once("\x1b[0m\x1b[r\r\n")
+        .expect("the payload is followed by a reset and a new line");
+    assert!(
+        measured.starts_with("\x1b[H\x1b[2J"),
+        "the payload starts on a cleared primary screen"
+    );
+    // The line discipline delivers each line with `\r\n`: 262,200 bytes of whole lines.
+    assert_eq!(
+        measured.len(),
+        "\x1b[H\x1b[2J".len() + 262_200 + 262_200 / 100
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(report.trim()).expect("only the report follows");
     assert_eq!(json[0]["bytes"], 262_200);
 }
 
