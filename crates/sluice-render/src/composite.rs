@@ -131,6 +131,23 @@ struct Canvas<'a> {
     height: u32,
     /// Masks already blended over a plain background, when the caller keeps them.
     tiles: Option<&'a mut GlyphTiles>,
+    /// The right end (exclusive) of the pixels the quads drawn so far wrote, in every line:
+    /// past it a row keeps what blanking left there.
+    drawn_to: usize,
+}
+
+/// What is known of a frame row's pixels past what was drawn in it: from pixel `from` to
+/// the end of each of its lines, every pixel is `pixel`, the background it was blanked with.
+///
+/// A frame kept between frames (the software renderer's) remembers this for each of its rows,
+/// so that a row drawn again is blanked only as far as anything was drawn in it before: a
+/// log line of 80 characters in a 200-column window, or a shell's short lines, need a fraction
+/// of a line blanked, where blanking every line whole was the largest part of a full redraw
+/// (docs/performance.md, "Rows blanked only as far as they were drawn").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct BlankTail {
+    pub from: u32,
+    pub pixel: u32,
 }
 
 impl<'a> Canvas<'a> {
@@ -145,7 +162,11 @@ impl<'a> Canvas<'a> {
         background: Rgb,
     ) -> Self {
         let mut canvas = Canvas::unfilled(pixels, stride, rows);
-        canvas.fill_lines(0..canvas.height, order.pixel(background));
+        canvas.fill_lines(
+            0..canvas.height,
+            canvas.width as usize,
+            order.pixel(background),
+        );
         canvas
     }
 
@@ -162,19 +183,21 @@ impl<'a> Canvas<'a> {
             top,
             height,
             tiles: None,
+            drawn_to: 0,
         }
     }
 
-    /// Sets the canvas's lines `lines` (counted from its top) to `pixel`.
-    fn fill_lines(&mut self, lines: Range<u32>, pixel: u32) {
-        let width = self.width as usize;
+    /// Sets the first `to` pixels of the canvas's lines `lines` (counted from its top) to
+    /// `pixel`.
+    fn fill_lines(&mut self, lines: Range<u32>, to: usize, pixel: u32) {
+        let to = to.min(self.width as usize);
         for line in self
             .pixels
             .chunks_mut(self.stride)
             .skip(lines.start as usize)
             .take(lines.len())
         {
-            line[..width].fill(pixel);
+            line[..to].fill(pixel);
         }
     }
 
@@ -202,17 +225,39 @@ impl<'a> Canvas<'a> {
     /// where a full redraw's run (6 MB at 200×60) blanked first had left its first rows'
     /// lines in memory by then. The pixels are the same: every quad is cut to its own row
     /// (rows.rs, `clipped_corners`), so no row's quads reach a row blanked after them.
+    ///
+    /// With `tails` (one for each frame row, of a frame kept between frames), a row whose
+    /// tail is known in this background is blanked only up to it, and its tail afterwards is
+    /// where its quads end: the rest of each line is what it was, that background.
     fn draw_run(
         mut self,
         order: PixelOrder,
         (run, row_height): (&[(usize, Range<usize>)], u32),
         vertices: &[Vertex],
         (atlas, background): (AtlasPixels, Rgb),
+        mut tails: Option<&mut [Option<BlankTail>]>,
     ) {
         let pixel = order.pixel(background);
-        for (lines, (_, quads)) in (0..self.height).step_by(row_height as usize).zip(run) {
-            self.fill_lines(lines..(lines + row_height).min(self.height), pixel);
+        let width = self.width as usize;
+        for (lines, (row, quads)) in (0..self.height).step_by(row_height as usize).zip(run) {
+            let tail = tails.as_deref_mut().and_then(|tails| tails.get_mut(*row));
+            let blank_to = match tail.as_deref() {
+                Some(Some(known)) if known.pixel == pixel => known.from as usize,
+                _ => width,
+            };
+            self.fill_lines(
+                lines..(lines + row_height).min(self.height),
+                blank_to,
+                pixel,
+            );
+            self.drawn_to = 0;
             self.draw(order, &vertices[quads.clone()], atlas);
+            if let Some(tail) = tail {
+                *tail = Some(BlankTail {
+                    from: self.drawn_to as u32,
+                    pixel,
+                });
+            }
         }
     }
 
@@ -248,6 +293,7 @@ impl<'a> Canvas<'a> {
                 .min(i64::from(atlas.size) - du);
         }
         let (x0, x1) = (xs.start as usize, xs.end as usize);
+        self.drawn_to = self.drawn_to.max(x1);
         if kind == KIND_MASK && self.tiles.is_some() {
             let texel = (ys.start + dv) * i64::from(atlas.size) + (xs.start + du);
             let color = u32::from_ne_bytes(color);
@@ -432,11 +478,13 @@ impl CpuRows {
                 (ring.width, top, height),
             )
             .with_tiles(&mut self.tiles);
+            // The staging buffer is not the frame: nothing is known of what it holds.
             canvas.draw_run(
                 self.order,
                 (run, ring.row_height),
                 vertices,
                 (atlas, background),
+                None,
             );
             encoder.copy_buffer_to_texture(
                 wgpu::TexelCopyBufferInfo {
@@ -489,7 +537,7 @@ pub(crate) fn composite_in_memory(
     (rows, row_ends): (&[usize], &[usize]),
     vertices: &[Vertex],
     (atlas, tiles): (AtlasPixels, &mut GlyphTiles),
-    background: Rgb,
+    (background, tails): (Rgb, &mut [Option<BlankTail>]),
 ) {
     tiles.for_atlas(atlas.generation);
     let stride = ring.width as usize;
@@ -503,7 +551,13 @@ pub(crate) fn composite_in_memory(
             continue;
         };
         let canvas = Canvas::unfilled(lines, stride, (ring.width, top, height)).with_tiles(tiles);
-        canvas.draw_run(order, (run, ring.row_height), vertices, (atlas, background));
+        canvas.draw_run(
+            order,
+            (run, ring.row_height),
+            vertices,
+            (atlas, background),
+            Some(&mut *tails),
+        );
     }
 }
 

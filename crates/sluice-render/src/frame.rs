@@ -9,6 +9,7 @@
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::composite::BlankTail;
 use crate::gpu_backend::CellBinding;
 use crate::shared_memory::FrameMemory;
 
@@ -77,6 +78,9 @@ pub(crate) struct Frames {
     pub pixels: FramePixels,
     /// The renderer's font when these frames were made.
     pub font_generation: u64,
+    /// For each frame row, how far its pixels are known to be plain background
+    /// ([`BlankTail`]); none yet, as the memory is new. Kept by the software renderer only.
+    pub blank_tails: Vec<Option<BlankTail>>,
 }
 
 impl Frames {
@@ -87,6 +91,7 @@ impl Frames {
             ring,
             pixels,
             font_generation,
+            blank_tails: vec![None; ring.rows],
         }
     }
 }

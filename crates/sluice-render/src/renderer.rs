@@ -297,7 +297,7 @@ impl Renderer {
                         rows,
                         &vertices,
                         (atlas, tiles),
-                        snapshot.background,
+                        (snapshot.background, &mut frames.blank_tails),
                     );
                 }
             }

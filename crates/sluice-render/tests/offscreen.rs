@@ -228,6 +228,17 @@ fn recorded_steps() -> Vec<Step> {
     steps.push(Box::new(|r| r.select(Some(((2, 3), (4, 10))), false)));
     steps.push(Box::new(|r| r.select(Some(((1, 2), (5, 6))), true)));
     steps.push(Box::new(|r| r.select(None, false)));
+    // Short lines over long ones: a row's old text past the new one's end must be blanked.
+    steps.push(Box::new(|r| {
+        r.feed(b"\x1b[H\x1b[2Ja long line of text that crosses most of the row\r\n")
+    }));
+    steps.push(Box::new(|r| r.feed(b"\x1b[Hab\x1b[K\r\n\x1b[Kcd")));
+    // The default background changed (OSC 11) and changed back: rows blanked in the old one
+    // are the old colour past their text.
+    steps.push(Box::new(|r| {
+        r.feed(b"\x1b]11;rgb:20/30/40\x07\x1b[3;1Hin the new background")
+    }));
+    steps.push(Box::new(|r| r.feed(b"\x1b]111\x07\x1b[4;1Hback")));
     // Resize, smaller and back.
     steps.push(Box::new(|r| r.resize(30, 8)));
     steps.push(Box::new(|r| r.feed(b"after resize\r\n")));
