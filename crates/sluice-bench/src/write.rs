@@ -44,11 +44,16 @@ pub enum Screen {
 }
 
 impl Screen {
-    /// What enters the screen before the payloads, and what follows each payload.
-    fn enter_and_reset(self) -> (&'static [u8], &'static [u8]) {
+    /// What enters the screen before the payloads, what follows each payload, and what
+    /// leaves the screen before the report.
+    fn sequences(self) -> [&'static [u8]; 3] {
         match self {
-            Screen::Alternate => (b"\x1b[?1049h\x1b[H\x1b[2J", b"\x1b[0m\x1b[r\x1b[H\x1b[2J"),
-            Screen::Primary => (b"\x1b[H\x1b[2J", b"\x1b[0m\x1b[r\n"),
+            Screen::Alternate => [
+                b"\x1b[?1049h\x1b[H\x1b[2J",
+                b"\x1b[0m\x1b[r\x1b[H\x1b[2J",
+                b"\x1b[?1049l",
+            ],
+            Screen::Primary => [b"\x1b[H\x1b[2J", b"\x1b[0m\x1b[r\n", b""],
         }
     }
 }
@@ -108,16 +113,14 @@ pub fn run(
         bail!("stdout is not a terminal: run this inside the terminal to measure");
     }
     let mut out = stdout.lock();
-    let (enter, reset) = screen.enter_and_reset();
+    let [enter, reset, leave] = screen.sequences();
     out.write_all(enter)?;
     let mut results = Vec::new();
     for name in &names {
         results.push(measure(&mut out, name, bytes)?);
         out.write_all(reset)?;
     }
-    if screen == Screen::Alternate {
-        out.write_all(b"\x1b[?1049l")?;
-    }
+    out.write_all(leave)?;
     out.flush()?;
     drop(out);
     let report = if json {

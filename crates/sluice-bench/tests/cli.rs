@@ -141,19 +141,24 @@ fn bench_output_on_pty(args: &[&str]) -> String {
     String::from_utf8_lossy(&output).into_owned()
 }
 
+/// `write`'s output cut at `at` (what ends the measured output, `what` if missing): the
+/// measured output, and the JSON report, which must be all that follows.
+fn measured_and_report<'a>(text: &'a str, at: &str, what: &str) -> (&'a str, serde_json::Value) {
+    let (measured, report) = text.split_once(at).expect(what);
+    let json = serde_json::from_str(report.trim()).expect("only the report follows");
+    (measured, json)
+}
+
 #[test]
 fn write_reports_after_leaving_the_alternate_screen() {
     let text = bench_output_on_pty(&["write", "--payload", "plain", "--bytes", "256K", "--json"]);
-    let (measured, report) = text
-        .split_once("\x1b[?1049l")
-        .expect("the alternate screen is left");
+    let (measured, json) =
+        measured_and_report(&text, "\x1b[?1049l", "the alternate screen is left");
     assert!(
         measured.starts_with("\x1b[?1049h"),
         "the payload is written on the alternate screen"
     );
     assert!(measured.len() >= 256 * 1024);
-    let json: serde_json::Value =
-        serde_json::from_str(report.trim()).expect("only the report follows");
     assert_eq!(json[0]["payload"], "plain");
     // Whole 100-byte lines: the first hundred at or past 256 KiB.
     assert_eq!(json[0]["bytes"], 262_200);
@@ -172,9 +177,11 @@ fn write_on_the_primary_screen_scrolls_as_a_program_does() {
         "--json",
     ]);
     assert!(!text.contains("\x1b[?1049"), "never switches screens");
-    let (measured, report) = text
-        .split_once("\x1b[0m\x1b[r\r\n")
-        .expect("the payload is followed by a reset and a new line");
+    let (measured, json) = measured_and_report(
+        &text,
+        "\x1b[0m\x1b[r\r\n",
+        "the payload is followed by a reset and a new line",
+    );
     assert!(
         measured.starts_with("\x1b[H\x1b[2J"),
         "the payload starts on a cleared primary screen"
@@ -184,8 +191,6 @@ fn write_on_the_primary_screen_scrolls_as_a_program_does() {
         measured.len(),
         "\x1b[H\x1b[2J".len() + 262_200 + 262_200 / 100
     );
-    let json: serde_json::Value =
-        serde_json::from_str(report.trim()).expect("only the report follows");
     assert_eq!(json[0]["bytes"], 262_200);
 }
 
