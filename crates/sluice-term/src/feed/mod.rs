@@ -379,25 +379,47 @@ impl Feeder {
     /// for the next call) and C1 controls (which vte executes). All of it is taken, so hostile
     /// output cannot make the search go over the same bytes twice.
     ///
-    /// The run is checked with SIMD, and only what follows its first byte that is not UTF-8
-    /// goes through `utf8_chunks`, which checks a byte at a time: that was 5% of the samples
-    /// of a window parsing the `unicode` payload (docs/performance.md, "Marks shared"). Most
-    /// such runs are whole but for a character cut by the end of the read, so the rest is
-    /// short.
+    /// The run is checked with SIMD a stretch of valid UTF-8 at a time: after each byte that is
+    /// not UTF-8 (or a character cut by the end of the read), the check starts again from the
+    /// byte after it. Until 2026-12-06 everything after the first such byte went through
+    /// `utf8_chunks`, which checks a byte at a time, and a read that began inside a character
+    /// (its first bytes continuation bytes, which a read cut in the middle of CJK text has
+    /// two times in three) was checked a byte at a time all the way to its end: 7% of the
+    /// parser's samples in a window taking the `unicode` payload (docs/performance.md, "Reads
+    /// that begin inside a character").
     #[inline(always)]
     fn take_run<L: EventListener>(&mut self, term: &mut Term<L>, run: &[u8]) {
-        let valid_up_to = match simdutf8::compat::from_utf8(run) {
-            Ok(valid) => return self.take_valid(term, valid),
-            Err(error) => error.valid_up_to(),
-        };
-        let (valid, rest) = run.split_at(valid_up_to);
-        // SAFETY: the check above found these bytes valid UTF-8.
-        self.take_valid(term, unsafe { std::str::from_utf8_unchecked(valid) });
-        for chunk in rest.utf8_chunks() {
-            self.take_valid(term, chunk.valid());
-            if !chunk.invalid().is_empty() {
-                self.parse_unknown(term, chunk.invalid());
-            }
+        match simdutf8::compat::from_utf8(run) {
+            Ok(valid) => self.take_valid(term, valid),
+            Err(error) => self.take_broken_run(term, run, error),
+        }
+    }
+
+    /// [`take_run`](Self::take_run) for a run that is not all UTF-8, `error` saying where it
+    /// first is not. Out of line, as it was when it went through `utf8_chunks`: inlined into
+    /// the path every line takes, this loop cost plain lines a tenth of their parse rate
+    /// (`parse-ratio --sluice-only 3 8 plain 10000 200x60`, six alternated runs: 194–209
+    /// against 208–229 MiB/s).
+    #[inline(never)]
+    fn take_broken_run<L: EventListener>(
+        &mut self,
+        term: &mut Term<L>,
+        mut run: &[u8],
+        mut error: simdutf8::compat::Utf8Error,
+    ) {
+        loop {
+            let (valid, rest) = run.split_at(error.valid_up_to());
+            // SAFETY: the check found these bytes valid UTF-8.
+            self.take_valid(term, unsafe { std::str::from_utf8_unchecked(valid) });
+            // Bytes that are not UTF-8 (printed as U+FFFD), or a character the end of the run
+            // cuts (kept by vte for the next call): vte's to say.
+            let invalid = error.error_len().map_or(rest.len(), usize::from);
+            self.parse_unknown(term, &rest[..invalid]);
+            run = &rest[invalid..];
+            error = match simdutf8::compat::from_utf8(run) {
+                Ok(valid) => return self.take_valid(term, valid),
+                Err(error) => error,
+            };
         }
     }
 

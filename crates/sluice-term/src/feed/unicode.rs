@@ -97,6 +97,7 @@ fn overwrite<'t, L: EventListener>(
     // written, and `Row::reset` would clear them all when scrolling recycles the row (44% of
     // the parser thread, measured so).
     let row = &mut grid[line];
+    let widths = BmpWidths::get();
     let mut column = start;
     let mut chars = text.chars();
     let rest = loop {
@@ -104,7 +105,7 @@ fn overwrite<'t, L: EventListener>(
         let Some(c) = chars.next() else {
             break rest;
         };
-        match width(c) {
+        match width(widths, c) {
             Some(1) if column < columns && !ascii::is_half_wide(&row[Column(column)]) => {
                 set(&mut row[Column(column)], c, fg, bg, flags, extra.clone());
                 column += 1;
@@ -156,21 +157,49 @@ fn combine(row: &mut Row<Cell>, marks: &mut SharedMarks, column: usize, c: char)
     }
 }
 
-/// The width `Term::input` gives `c` (`UnicodeWidthChar::width`), the commonest wide
-/// characters answered without its three dependent table lookups: the CJK ideographs and the
-/// Hangul syllables, wide whether assigned or not (`every_shortcut_width_is_the_tables`).
+/// The width `Term::input` gives `c` (`UnicodeWidthChar::width`), looked up in one load for
+/// a character of the Basic Multilingual Plane ([`BmpWidths`]).
 #[inline(always)]
-fn width(c: char) -> Option<usize> {
-    if WIDE.iter().any(|range| range.contains(&c)) {
-        Some(2)
-    } else {
-        c.width()
+fn width(widths: &BmpWidths, c: char) -> Option<usize> {
+    match widths.0.get(c as usize) {
+        Some(&NO_WIDTH) => None,
+        Some(&width) => Some(usize::from(width)),
+        None => c.width(),
     }
 }
 
-/// The ranges [`width`] answers itself, every character in them two cells wide.
-const WIDE: [std::ops::RangeInclusive<char>; 2] =
-    ['\u{4e00}'..='\u{9fff}', '\u{ac00}'..='\u{d7a3}'];
+/// Every character of the Basic Multilingual Plane's width as `UnicodeWidthChar::width`
+/// gives it (0, 1, 2, or [`NO_WIDTH`] for a control), built once from those tables.
+///
+/// `width()` walks three dependent tables and then branches on what it found: the branch and
+/// the loads were a quarter of `write`'s samples in a window taking the `unicode` payload
+/// (`perf record`, 2026-12-06), after the CJK ideographs and Hangul syllables had been
+/// answered by range (2026-12-05). The characters text uses are few, so their entries stay
+/// in cache; what is beyond the plane (emoji, rarer CJK) still goes to the tables.
+/// 64 KiB, built in under a millisecond the first time text beyond ASCII is written.
+struct BmpWidths(Box<[u8]>);
+
+/// The entry of a character that has no width (a control).
+const NO_WIDTH: u8 = u8::MAX;
+
+impl BmpWidths {
+    fn build() -> BmpWidths {
+        let widths = (0..=0xffff_u32)
+            .map(|code| {
+                char::from_u32(code)
+                    .and_then(|c| c.width())
+                    .map_or(NO_WIDTH, |w| w as u8)
+            })
+            .collect();
+        BmpWidths(widths)
+    }
+
+    /// The table, built on first use.
+    fn get() -> &'static BmpWidths {
+        static WIDTHS: std::sync::LazyLock<BmpWidths> = std::sync::LazyLock::new(BmpWidths::build);
+        &WIDTHS
+    }
+}
 
 /// Writes a cell field by field, as `Term`'s `write_at_cursor` does.
 #[inline(always)]
@@ -194,12 +223,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_shortcut_width_is_the_tables() {
+    fn every_width_is_the_tables() {
+        let widths = BmpWidths::get();
         for c in (0..=0x10ffff).filter_map(char::from_u32) {
-            assert_eq!(width(c), c.width(), "{:#x}", c as u32);
-        }
-        for range in WIDE {
-            assert!(range.clone().all(|c| c.width() == Some(2)));
+            assert_eq!(width(widths, c), c.width(), "{:#x}", c as u32);
         }
     }
 }
