@@ -144,11 +144,15 @@ enum Command {
         #[arg(long = "terminal", value_name = "NAME[=CMD]", value_parser = compare::TerminalSpec::parse,
               required_unless_present = "drain")]
         terminal: Option<compare::TerminalSpec>,
-        /// Instead of a terminal, a bare PTY of the same size whose output a loop of blocking
-        /// reads discards: compare's limit arm in its first style, measured as the terminals
-        /// are.
+        /// Instead of a terminal, a bare PTY of the same size whose output a loop of reads
+        /// discards: compare's limit arm, measured as the terminals are.
         #[arg(long, conflicts_with = "terminal")]
         drain: bool,
+        /// How the drain waits while the kernel is empty: blocked in read(2), or yielding its
+        /// CPU for a moment first so that it does not halt between hand-overs (compare tries
+        /// both and keeps the faster). Blocking unless said.
+        #[arg(long, value_enum, conflicts_with = "terminal")]
+        drain_style: Option<compare::DrainStyle>,
         /// The window's size in cells (the drain's PTY's, with --drain).
         #[arg(long, default_value = WINDOW_SIZE, value_name = "COLSxROWS", value_parser = parse_size)]
         size: (u16, u16),
@@ -355,12 +359,14 @@ fn main() -> anyhow::Result<()> {
         Command::RunIn {
             terminal,
             drain: _,
+            drain_style,
             size,
             timeout,
             command,
         } => {
             // clap requires exactly one of --terminal and --drain.
-            let host = terminal.map_or(compare::Host::Drain, compare::Host::Terminal);
+            let style = drain_style.unwrap_or(compare::DrainStyle::Blocking);
+            let host = terminal.map_or(compare::Host::Drain(style), compare::Host::Terminal);
             compare::run_in(&host, size, &command, timeout)
         }
         Command::PtyCapacity { json } => {

@@ -359,6 +359,29 @@ fn run_in_drain_runs_the_command_on_a_pty_of_the_size_and_waits() {
 }
 
 #[test]
+fn run_in_drain_reads_in_the_yielding_style_too() {
+    // 1 MB is far more than a PTY holds: the command finishes only if the yielding drain
+    // (non-blocking reads, yields and polls) keeps reading to the end.
+    let (size, stdout) = run_in_sized(
+        &["--drain", "--drain-style", "yielding"],
+        "head -c 1000000 /dev/zero; stty size",
+    );
+    assert!(stdout.is_empty(), "{stdout:?}");
+    assert_eq!(size.trim(), "40 120");
+    // The style is the drain's: asked of a terminal it is an error.
+    let (code, _, stderr) = bench(&[
+        "run-in",
+        "--terminal",
+        ENV_TERMINAL,
+        "--drain-style",
+        "yielding",
+        "--",
+        "true",
+    ]);
+    assert_eq!(code, Some(2), "{stderr}");
+}
+
+#[test]
 fn run_in_drain_runs_a_program_named_by_a_relative_path() {
     // `bin/probe` is a file under the working directory, as a shell (and Sluice) takes it,
     // not a name to look up in PATH.

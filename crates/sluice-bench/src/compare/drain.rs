@@ -35,7 +35,7 @@ const READ: usize = 64 * 1024;
 const YIELD_FOR: Duration = Duration::from_millis(1);
 
 /// How a drain waits when the kernel has nothing for it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum DrainStyle {
     /// Blocks in `read(2)`: the CPU halts until the kernel wakes it.
     Blocking,

@@ -41,7 +41,7 @@ use serde::Serialize;
 use crate::latency::{Percentiles, percentiles};
 use crate::window::protocol::{Message, START_MARK, monotonic_ns};
 use crate::window::{self, Probe, x11};
-use drain::DrainStyle;
+pub use drain::DrainStyle;
 pub use plot::plot;
 pub use run_in::{Host, run_in};
 pub use table::markdown;

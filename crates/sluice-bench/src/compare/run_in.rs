@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use anyhow::bail;
 
 use super::TerminalSpec;
-use super::drain::Drain;
+use super::drain::{Drain, DrainStyle};
 
 /// Where `run-in` runs its command.
 #[derive(Debug, Clone)]
@@ -17,8 +17,9 @@ pub enum Host {
     Terminal(TerminalSpec),
     /// A bare PTY whose master a tight `read(2)` loop empties: compare's limit arm, nearly the
     /// limit but for short lines (crates/sluice-bench/src/compare/drain.rs). A benchmark that every terminal ties
-    /// with it is measuring the kernel (docs/benchmarks.md, "vtebench").
-    Drain,
+    /// with it is measuring the kernel (docs/benchmarks.md, "vtebench"). It reads in the
+    /// style given from start to end; `compare` keeps the faster of both.
+    Drain(DrainStyle),
 }
 
 /// Runs `command` in `host` at `size` and waits for it to end (known terminals exit with
@@ -43,9 +44,10 @@ pub fn run_in(
             super::kill_group(&mut child);
             bail!("{} was still running after {timeout:?}", spec.name);
         }
-        Host::Drain => {
+        Host::Drain(style) => {
             // Dropping the drain kills the command if it is still running.
             let mut drain = Drain::start(command, size)?;
+            drain.set_style(*style);
             if wait_until(deadline, || Ok(drain.has_exited()))? {
                 return Ok(());
             }
