@@ -134,6 +134,10 @@ struct Canvas<'a> {
     /// The right end (exclusive) of the pixels the quads drawn so far wrote, in every line:
     /// past it a row keeps what blanking left there.
     drawn_to: usize,
+    /// The pixel every line of the row being drawn was left as by blanking, where the row
+    /// was blanked whole ([`draw_run`](Self::draw_run)): a mask starting at or past
+    /// `drawn_to` lies over it, and is not scanned to find that out.
+    blanked: Option<u32>,
 }
 
 /// What is known of a frame row's pixels past what was drawn in it: from pixel `from` to
@@ -184,6 +188,7 @@ impl<'a> Canvas<'a> {
             height,
             tiles: None,
             drawn_to: 0,
+            blanked: None,
         }
     }
 
@@ -251,7 +256,9 @@ impl<'a> Canvas<'a> {
                 pixel,
             );
             self.drawn_to = 0;
+            self.blanked = Some(pixel);
             self.draw(order, &vertices[quads.clone()], atlas);
+            self.blanked = None;
             if let Some(tail) = tail {
                 *tail = Some(BlankTail {
                     from: self.drawn_to as u32,
@@ -293,11 +300,13 @@ impl<'a> Canvas<'a> {
                 .min(i64::from(atlas.size) - du);
         }
         let (x0, x1) = (xs.start as usize, xs.end as usize);
+        // Nothing drawn in this row so far reaches the quad: under it is what blanking left.
+        let under = self.blanked.filter(|_| x0 >= self.drawn_to);
         self.drawn_to = self.drawn_to.max(x1);
         if kind == KIND_MASK && self.tiles.is_some() {
             let texel = (ys.start + dv) * i64::from(atlas.size) + (xs.start + du);
             let color = u32::from_ne_bytes(color);
-            self.mask_through_tiles(x0..x1, ys, texel, color, atlas);
+            self.mask_through_tiles(x0..x1, ys, texel, color, atlas, under);
             return;
         }
         for y in ys {
@@ -336,7 +345,12 @@ impl Canvas<'_> {
 
     /// A mask quad covering `xs × ys`, its first texel at `texel`, tinted `color`: copied from
     /// a tile when it lies over a plain background the tiles have met it on before, else
-    /// blended, and kept as a tile when the background is plain.
+    /// blended, and kept as a tile when the background is plain. `under`: the pixel known to
+    /// be under all of it, if it is known; else the pixels are looked at.
+    ///
+    /// Knowing it saves reading the pixels back: that scan was 6% of the UI thread in a
+    /// Metro-like build at 200×60, where every frame redraws the whole screen
+    /// (docs/performance.md, "Frames of a build's log").
     fn mask_through_tiles(
         &mut self,
         xs: Range<usize>,
@@ -344,10 +358,11 @@ impl Canvas<'_> {
         texel: i64,
         color: u32,
         atlas: AtlasPixels,
+        under: Option<u32>,
     ) {
         let (width, height) = (xs.len(), ys.clone().count());
         let key = GlyphTiles::keeps(width, height)
-            .then(|| self.uniform(&xs, ys.clone()))
+            .then(|| under.or_else(|| self.uniform(&xs, ys.clone())))
             .flatten()
             .map(|under| TileKey {
                 texel: texel as u32,

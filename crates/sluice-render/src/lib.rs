@@ -19,6 +19,7 @@
 //! - Frames can be read back as images ([`Renderer::read_frame`]) for tests and screenshots,
 //!   or presented to a window ([`WindowSurface`]).
 
+mod ascii_glyphs;
 pub mod atlas;
 mod blank;
 pub mod boxdraw;

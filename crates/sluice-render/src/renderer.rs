@@ -3,6 +3,7 @@
 
 use sluice_term::Snapshot;
 
+use crate::ascii_glyphs::AsciiGlyphs;
 use crate::atlas::{Atlas, AtlasPlace, MAX_ATLAS_SIZE};
 use crate::composite::{Compositing, PixelOrder, composite_in_memory};
 use crate::damage::{self, Overlay, OverlayColors, UNDRAWN};
@@ -50,6 +51,8 @@ pub struct Renderer {
     /// starts afresh.
     font_generation: u64,
     atlas: Atlas,
+    /// The atlas's places of ASCII glyphs, looked up without hashing.
+    ascii_glyphs: AsciiGlyphs,
     /// The quads of the rows being drawn, [`QUAD_VERTICES`] a quad.
     scratch: Vec<Vertex>,
     backend: Backend,
@@ -98,6 +101,7 @@ impl Renderer {
             fonts: Fonts::new(fonts)?,
             font_generation: 0,
             atlas: Atlas::new(atlas),
+            ascii_glyphs: AsciiGlyphs::default(),
             scratch: Vec::new(),
             backend,
         })
@@ -213,7 +217,7 @@ impl Renderer {
             });
 
         let decorations = &view.decorations;
-        let (shift, rows, new_hashes) = if everything {
+        let (shift, rows, everything_hashed) = if everything {
             // Fingerprint every row and search for a scroll against what is drawn.
             let new: Vec<u64> = (0..rows)
                 .map(|r| damage::row_hash(snapshot, &overlay, decorations, r))
@@ -237,27 +241,30 @@ impl Renderer {
         if shift != 0 {
             view.shift_frame(shift);
         }
-        let rows: Vec<usize> = match new_hashes {
-            Some(_) => rows,
+        // The rows to draw, each with its fingerprint: computed once, to compare with what is
+        // drawn and to record once drawn (twice, it was 5% of a frame of a build's log).
+        let hashed: Vec<(usize, u64)> = match everything_hashed {
+            Some(hashes) => rows.into_iter().map(|r| (r, hashes[r])).collect(),
             None => rows
                 .into_iter()
-                .filter(|&r| {
-                    r < view.drawn.len()
-                        && damage::row_hash(snapshot, &overlay, &view.decorations, r)
-                            != view.drawn[r]
+                .filter(|&r| r < view.drawn.len())
+                .map(|r| {
+                    (
+                        r,
+                        damage::row_hash(snapshot, &overlay, &view.decorations, r),
+                    )
                 })
+                .filter(|&(r, hash)| hash != view.drawn[r])
                 .collect(),
         };
+        let rows: Vec<usize> = hashed.iter().map(|&(r, _)| r).collect();
         view.last_cursor_row = cursor_row;
         view.last_overlay = Some(overlay);
 
         let quads = self.draw_rows(view, snapshot, &overlay, &rows);
 
-        for &row in &rows {
-            view.drawn[row] = match &new_hashes {
-                Some(hashes) => hashes[row],
-                None => damage::row_hash(snapshot, &overlay, &view.decorations, row),
-            };
+        for (row, hash) in hashed {
+            view.drawn[row] = hash;
         }
         FrameReport {
             rows_drawn: rows.len(),
@@ -326,6 +333,7 @@ impl Renderer {
             let mut builder = RowBuilder {
                 fonts: &mut self.fonts,
                 atlas: &mut self.atlas,
+                ascii: &mut self.ascii_glyphs,
                 metrics,
                 origin: ring.origin,
                 rows: ring.rows,

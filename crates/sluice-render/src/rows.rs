@@ -5,6 +5,7 @@ use std::ops::Range;
 
 use sluice_term::{CellFlags, CursorShape, RenderCell, Rgb, Snapshot};
 
+use crate::ascii_glyphs::{AsciiGlyphs, Slot};
 use crate::atlas::{Atlas, AtlasEntry, AtlasFull, AtlasKey, Bitmap};
 use crate::boxdraw;
 use crate::damage::{Overlay, selected_columns};
@@ -82,6 +83,8 @@ fn rgba(c: Rgb) -> [f32; 4] {
 pub struct RowBuilder<'a> {
     pub fonts: &'a mut Fonts,
     pub atlas: &'a mut Atlas,
+    /// Where the atlas has the glyphs of ASCII cells, kept with the renderer.
+    pub ascii: &'a mut AsciiGlyphs,
     pub metrics: CellMetrics,
     /// The frame texture is a ring of rows: viewport row `r` is drawn at texture row
     /// `(origin + r) % rows`.
@@ -243,6 +246,22 @@ impl RowBuilder<'_> {
         } else {
             1
         };
+        let baseline = top + m.baseline as f32;
+        let ascii = match (cells, &cell.zerowidth) {
+            (1, None) => self
+                .ascii
+                .slot(self.atlas.generation(), cell.c, style)
+                .map(|slot| *slot),
+            _ => None,
+        };
+        if let Some(Slot::One { entry, offset }) = ascii {
+            if let Some(e) = entry {
+                let gx = x + (offset[0] + e.left) as f32;
+                let gy = baseline + (offset[1] - e.top) as f32;
+                self.image(e, gx, gy, color, clip);
+            }
+            return Ok(());
+        }
         // Copied out of the cache, which `rasterize` below borrows again.
         let glyphs: SmallVec<[PlacedGlyph; 4]> = match &cell.zerowidth {
             None => self.fonts.shape_char(cell.c, style, cells).into(),
@@ -253,8 +272,8 @@ impl RowBuilder<'_> {
                 self.fonts.shape(&text, style, cells).into()
             }
         };
-        let baseline = top + m.baseline as f32;
-        for glyph in glyphs {
+        let mut learned = Slot::Other;
+        for glyph in &glyphs {
             let fonts = &mut *self.fonts;
             let entry = self.atlas.get_or_insert(AtlasKey::Glyph(glyph.key), || {
                 fonts.rasterize(glyph.key).map(|i| Bitmap::from_swash(&i))
@@ -264,6 +283,17 @@ impl RowBuilder<'_> {
                 let gy = baseline + (glyph.y - e.top) as f32;
                 self.image(e, gx, gy, color, clip);
             }
+            if glyphs.len() == 1 {
+                learned = Slot::One {
+                    entry,
+                    offset: [glyph.x, glyph.y],
+                };
+            }
+        }
+        if ascii == Some(Slot::Unknown)
+            && let Some(slot) = self.ascii.slot(self.atlas.generation(), cell.c, style)
+        {
+            *slot = learned;
         }
         Ok(())
     }

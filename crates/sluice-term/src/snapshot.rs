@@ -157,6 +157,9 @@ fn cell_value(cell: &Cell) -> u64 {
     value
 }
 
+/// What decides how a cell's colours resolve: its foreground, background and flags.
+type CellLook = (Color, Color, CellFlags);
+
 impl Snapshot {
     /// A snapshot of cells that are not a terminal's (a tab bar, a split's border), drawn by
     /// the same renderer. Its damage is "everything": the renderer compares each row with
@@ -336,12 +339,27 @@ impl Snapshot {
         let line = Line(row as i32 - display_offset as i32);
         let grid_row = &term.grid()[line];
         let colors = term.colors();
+        // Neighbouring cells nearly always share their colours and flags: resolved once a
+        // stretch rather than once a cell (the palette's lookups were a quarter of copying a
+        // row of a build's log, `perf record -t` on the window's thread).
+        let mut resolved: Option<(CellLook, (Rgb, Rgb))> = None;
         for (col, out) in self.lines[row].iter_mut().enumerate() {
             let cell: &Cell = &grid_row[Column(col)];
             out.c = crate::dump::displayed(cell.c);
             out.flags = cell.flags;
-            out.fg = palette.foreground(colors, cell.fg, cell.flags);
-            out.bg = palette.background(colors, cell.bg);
+            let key = (cell.fg, cell.bg, cell.flags);
+            let (fg, bg) = match resolved {
+                Some((known, rgb)) if known == key => rgb,
+                _ => {
+                    let rgb = (
+                        palette.foreground(colors, cell.fg, cell.flags),
+                        palette.background(colors, cell.bg),
+                    );
+                    resolved = Some((key, rgb));
+                    rgb
+                }
+            };
+            (out.fg, out.bg) = (fg, bg);
             out.underline = cell
                 .underline_color()
                 .map(|c| palette.background(colors, c));
