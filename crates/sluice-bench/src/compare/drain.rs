@@ -58,8 +58,12 @@ pub struct Drain {
 }
 
 impl Drain {
-    /// Runs `command` on a PTY of `cols`×`rows` and starts draining it.
-    pub fn start(command: &[String], (cols, rows): (u16, u16)) -> anyhow::Result<Drain> {
+    /// Runs `command` on a PTY of `cols`×`rows` and starts draining it in `style`.
+    pub fn start(
+        command: &[String],
+        (cols, rows): (u16, u16),
+        style: DrainStyle,
+    ) -> anyhow::Result<Drain> {
         let pair = native_pty_system()
             .openpty(PtySize {
                 rows,
@@ -91,7 +95,7 @@ impl Drain {
             .master
             .as_raw_fd()
             .ok_or_else(|| anyhow!("the PTY master has no descriptor"))?;
-        let yielding = Arc::new(AtomicBool::new(false));
+        let yielding = Arc::new(AtomicBool::new(style == DrainStyle::Yielding));
         let style = Arc::clone(&yielding);
         let reader = std::thread::Builder::new()
             .name("drain".into())

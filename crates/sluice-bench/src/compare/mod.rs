@@ -280,7 +280,11 @@ impl Bench<'_> {
     fn drain(&self, round: usize) -> anyhow::Result<ArmRound> {
         let load_average = procfs::load_average();
         let (listener, socket) = self.listen("drain")?;
-        let mut drain = drain::Drain::start(&window::probe_command(&socket)?, self.options.size)?;
+        let mut drain = drain::Drain::start(
+            &window::probe_command(&socket)?,
+            self.options.size,
+            DrainStyle::Blocking,
+        )?;
         let stream = window::accept(&listener, || {
             drain.has_exited().then(|| "exited".to_owned())
         })?;

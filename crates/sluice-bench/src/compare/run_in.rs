@@ -46,8 +46,7 @@ pub fn run_in(
         }
         Host::Drain(style) => {
             // Dropping the drain kills the command if it is still running.
-            let mut drain = Drain::start(command, size)?;
-            drain.set_style(*style);
+            let mut drain = Drain::start(command, size, *style)?;
             if wait_until(deadline, || Ok(drain.has_exited()))? {
                 return Ok(());
             }
