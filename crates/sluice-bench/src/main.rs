@@ -150,9 +150,14 @@ enum Command {
         drain: bool,
         /// How the drain waits while the kernel is empty: blocked in read(2), or yielding its
         /// CPU for a moment first so that it does not halt between hand-overs (compare tries
-        /// both and keeps the faster). Blocking unless said.
-        #[arg(long, value_enum, conflicts_with = "terminal")]
-        drain_style: Option<compare::DrainStyle>,
+        /// both and keeps the faster).
+        #[arg(
+            long,
+            value_enum,
+            default_value = "blocking",
+            conflicts_with = "terminal"
+        )]
+        drain_style: compare::DrainStyle,
         /// The window's size in cells (the drain's PTY's, with --drain).
         #[arg(long, default_value = WINDOW_SIZE, value_name = "COLSxROWS", value_parser = parse_size)]
         size: (u16, u16),
@@ -365,8 +370,7 @@ fn main() -> anyhow::Result<()> {
             command,
         } => {
             // clap requires exactly one of --terminal and --drain.
-            let style = drain_style.unwrap_or(compare::DrainStyle::Blocking);
-            let host = terminal.map_or(compare::Host::Drain(style), compare::Host::Terminal);
+            let host = terminal.map_or(compare::Host::Drain(drain_style), compare::Host::Terminal);
             compare::run_in(&host, size, &command, timeout)
         }
         Command::PtyCapacity { json } => {
