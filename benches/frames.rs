@@ -14,16 +14,23 @@ pub enum Change {
     Scroll,
     /// Every row drawn again (what a renderer without damage tracking does every frame).
     Full,
+    /// A build's log scrolling by faster than the screen: one and a half screens of short
+    /// lines (a module each, as `metro-sim --log-every 1` logs them) since the last frame, so
+    /// every row is copied out of the terminal and drawn again. What each frame of a
+    /// Metro-like build is at 200×60 (~95 lines a frame at 60 Hz; docs/performance.md,
+    /// "Frames of a build's log").
+    Page,
 }
 
 impl Change {
-    pub const ALL: [Change; 3] = [Change::OneRow, Change::Scroll, Change::Full];
+    pub const ALL: [Change; 4] = [Change::OneRow, Change::Scroll, Change::Full, Change::Page];
 
     pub fn name(self) -> &'static str {
         match self {
             Change::OneRow => "one_row",
             Change::Scroll => "scroll",
             Change::Full => "full_redraw",
+            Change::Page => "log_page",
         }
     }
 }
@@ -34,6 +41,7 @@ pub struct FrameBench {
     replay: Replay,
     snapshot: Snapshot,
     frame: usize,
+    rows: usize,
 }
 
 impl FrameBench {
@@ -54,6 +62,7 @@ impl FrameBench {
             replay,
             snapshot: Snapshot::default(),
             frame: 0,
+            rows: rows.into(),
         };
         bench.step(Change::Full);
         bench.gpu.wait_idle();
@@ -83,6 +92,17 @@ impl FrameBench {
                     .as_bytes(),
             ),
             Change::Full => self.gpu.view.invalidate(),
+            Change::Page => {
+                let lines = self.rows * 3 / 2;
+                let mut log = String::new();
+                for n in 0..lines {
+                    let module = i * lines + n;
+                    log.push_str(&format!(
+                        "\r\n transform node_modules/pkg/module-{module:05}.js"
+                    ));
+                }
+                self.replay.feed(log.as_bytes());
+            }
         }
     }
 

@@ -2,8 +2,9 @@
 //! rasterises on threads of its own), for each kind of change, with ratios against the
 //! one-row change measured in the same run.
 //!
-//! Usage: frame-cpu [FRAMES] [gpu|software]   (default 200 per scenario, on the default GPU
-//! adapter; medians over rounds of 10 frames). With `software` the frames are drawn by the
+//! Usage: frame-cpu [FRAMES] [gpu|software] [CHANGE]   (default 200 per scenario, on the
+//! default GPU adapter, every change; medians over rounds of 10 frames; CHANGE is one of the
+//! names printed, e.g. `log_page`, to profile one alone). With `software` the frames are drawn by the
 //! software renderer, into memory: what a window adds to show them is not included, and the
 //! share of glyphs copied from a glyph tile is printed for each size.
 
@@ -30,8 +31,12 @@ fn main() {
     for (cols, rows) in [(160u16, 50u16), (300, 80)] {
         let mut bench = FrameBench::new(cols, rows, software);
         let mut one_row_main = None;
-        for change in Change::ALL {
-            let n = if change == Change::Full {
+        let only = std::env::args().nth(3);
+        for change in Change::ALL
+            .into_iter()
+            .filter(|c| only.as_deref().is_none_or(|name| name == c.name()))
+        {
+            let n = if matches!(change, Change::Full | Change::Page) {
                 frames / 4
             } else {
                 frames

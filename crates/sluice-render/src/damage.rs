@@ -32,6 +32,23 @@ fn cell_hash(hash: u64, cell: &RenderCell) -> u64 {
     h
 }
 
+/// Where a row's blank tail starts: from there on every cell is a space in `background` with
+/// nothing on it, which draws nothing but the background the row is blanked with. A build's
+/// log line fills a fifth of a 200-column row; its blanks were a fifth of a frame of it
+/// (docs/performance.md, "Frames of a build's log").
+pub(crate) fn blank_tail(cells: &[RenderCell], background: sluice_term::Rgb) -> usize {
+    cells
+        .iter()
+        .rposition(|cell| {
+            cell.c != ' '
+                || !cell.flags.is_empty()
+                || cell.bg != background
+                || cell.zerowidth.is_some()
+                || cell.underline.is_some()
+        })
+        .map_or(0, |last| last + 1)
+}
+
 /// What the renderer draws on top of the cells, which fingerprints must cover too.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Overlay {
@@ -76,8 +93,11 @@ pub fn row_hash(
     decorations: &Decorations,
     row: usize,
 ) -> u64 {
-    let mut h = mix(0, rgb(snapshot.background));
-    for cell in decorations.apply(&snapshot.lines[row], row).iter() {
+    let cells = decorations.apply(&snapshot.lines[row], row);
+    // The blank tail (which draws nothing, `RowBuilder::build`) is counted, not hashed.
+    let end = blank_tail(&cells, snapshot.background);
+    let mut h = mix(end as u64, rgb(snapshot.background));
+    for cell in &cells[..end] {
         h = cell_hash(h, cell);
     }
     if let Some(cursor) = overlay.cursor.filter(|c| c.row == row) {

@@ -8,7 +8,7 @@ use sluice_term::{CellFlags, CursorShape, RenderCell, Rgb, Snapshot};
 use crate::ascii_glyphs::{AsciiGlyphs, Slot};
 use crate::atlas::{Atlas, AtlasEntry, AtlasFull, AtlasKey, Bitmap};
 use crate::boxdraw;
-use crate::damage::{Overlay, selected_columns};
+use crate::damage::{Overlay, blank_tail, selected_columns};
 use crate::decorations::Decorations;
 use crate::font::{CellMetrics, Fonts, GlyphStyle, PlacedGlyph};
 use smallvec::SmallVec;
@@ -165,23 +165,27 @@ impl RowBuilder<'_> {
             }
         };
 
+        // The row's blank tail draws nothing unless selected: it is not looked at.
+        let end = blank_tail(cells, snapshot.background).max(selected.map_or(0, |(_, end)| end));
+        let shown = &cells[..end.min(cells.len())];
+
         // Backgrounds, one quad per run of a colour other than the default: the renderer has
         // blanked the row with the default background already (blank.rs).
         let mut run_start = 0;
-        let mut run_color = cells
+        let mut run_color = shown
             .first()
             .map(|c| colors(0, c).1)
             .unwrap_or(snapshot.background);
-        for (col, cell) in cells.iter().enumerate().skip(1) {
+        for (col, cell) in shown.iter().enumerate().skip(1) {
             let bg = colors(col, cell).1;
             if bg != run_color {
                 self.background(run_start..col, run_color, snapshot.background, clip);
                 (run_start, run_color) = (col, bg);
             }
         }
-        self.background(run_start..cells.len(), run_color, snapshot.background, clip);
+        self.background(run_start..shown.len(), run_color, snapshot.background, clip);
 
-        for (col, cell) in cells.iter().enumerate() {
+        for (col, cell) in shown.iter().enumerate() {
             if cell
                 .flags
                 .intersects(CellFlags::WIDE_CHAR_SPACER | CellFlags::LEADING_WIDE_CHAR_SPACER)

@@ -6,7 +6,7 @@
 //! terminal lock. Everything after that (shaping, drawing, presenting) works on this copy.
 
 use alacritty_terminal::grid::{Dimensions, Row};
-use alacritty_terminal::index::{Column, Line};
+use alacritty_terminal::index::Line;
 use alacritty_terminal::term::cell::Cell;
 use alacritty_terminal::term::color::Colors;
 use alacritty_terminal::term::{Term, TermDamage, TermMode};
@@ -120,6 +120,18 @@ fn color_bits(color: Color) -> u64 {
     }
 }
 
+/// Where the row's blank tail starts: the cells from there on are as erasing leaves them, a
+/// space in the default colours with nothing else ([`Cell::default`]). A build's log line
+/// fills a fifth of a 200-column row, and its blanks were most of copying and fingerprinting
+/// the row (docs/performance.md, "Frames of a build's log").
+fn blank_tail(cells: &[Cell]) -> usize {
+    let blank = Cell::default();
+    cells
+        .iter()
+        .rposition(|cell| *cell != blank)
+        .map_or(0, |last| last + 1)
+}
+
 /// A fingerprint of a terminal row: characters, attributes and colours as the program set
 /// them. Cheaper than copying the row, which is the point: on a scroll only rows whose
 /// fingerprint changed after the shift are copied.
@@ -128,7 +140,11 @@ fn fingerprint(row: &Row<Cell>) -> u64 {
     // multiply need not wait for the previous cell's. What is left is reading the cells:
     // ~35 µs for 160×50 (190 KB), ~90 µs for 300×80.
     let cells = row.into_iter().as_slice();
-    let mut lanes = [0u64; 4];
+    // The blank tail is counted, not hashed: finding where it starts costs a comparison a
+    // cell, hashing it a multiply.
+    let end = blank_tail(cells);
+    let cells = &cells[..end];
+    let mut lanes = [end as u64, 0, 0, 0];
     let mut groups = cells.chunks_exact(4);
     for group in &mut groups {
         for (lane, cell) in lanes.iter_mut().zip(group) {
@@ -337,14 +353,26 @@ impl Snapshot {
         display_offset: usize,
     ) {
         let line = Line(row as i32 - display_offset as i32);
-        let grid_row = &term.grid()[line];
+        let cells = term.grid()[line].into_iter().as_slice();
         let colors = term.colors();
+        // The blank tail is written without looking each cell up.
+        let blank = Cell::default();
+        let out = &mut self.lines[row];
+        let end = blank_tail(cells).min(out.len());
+        let (fg, bg) = (
+            palette.foreground(colors, blank.fg, blank.flags),
+            palette.background(colors, blank.bg),
+        );
+        for out in &mut out[end..] {
+            (out.c, out.flags, out.fg, out.bg) = (blank.c, blank.flags, fg, bg);
+            out.underline = None;
+            out.zerowidth = None;
+        }
         // Neighbouring cells nearly always share their colours and flags: resolved once a
         // stretch rather than once a cell (the palette's lookups were a quarter of copying a
         // row of a build's log, `perf record -t` on the window's thread).
         let mut resolved: Option<(CellLook, (Rgb, Rgb))> = None;
-        for (col, out) in self.lines[row].iter_mut().enumerate() {
-            let cell: &Cell = &grid_row[Column(col)];
+        for (cell, out) in cells[..end].iter().zip(out.iter_mut()) {
             out.c = crate::dump::displayed(cell.c);
             out.flags = cell.flags;
             let key = (cell.fg, cell.bg, cell.flags);
@@ -465,4 +493,57 @@ fn cursor_of<T>(term: &Term<T>) -> (alacritty_terminal::index::Point, CursorShap
         term.cursor_style().shape
     };
     (point, shape)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Replay;
+
+    /// A cell as erasing leaves it, as the snapshot shows it.
+    fn erased(snapshot: &Snapshot) -> RenderCell {
+        RenderCell {
+            fg: snapshot.foreground,
+            bg: snapshot.background,
+            ..RenderCell::default()
+        }
+    }
+
+    #[test]
+    fn a_blank_tail_replaces_whatever_the_row_showed_before() {
+        let mut replay = Replay::new(20, 3, 0);
+        let mut snapshot = Snapshot::default();
+        // Colours, a bold cell and a combining mark where the tail will be.
+        replay.feed("\x1b[41;1mred text\x1b[0m e\u{301}\x1b[4:3mwavy\x1b[0m".as_bytes());
+        replay.update_snapshot(&mut snapshot);
+        assert!(snapshot.lines[0][9].zerowidth.is_some());
+        assert_ne!(snapshot.lines[0][0].bg, snapshot.background);
+
+        replay.feed(b"\r\x1b[2Kab");
+        replay.update_snapshot(&mut snapshot);
+        assert_eq!((snapshot.lines[0][0].c, snapshot.lines[0][1].c), ('a', 'b'));
+        let blank = erased(&snapshot);
+        for (col, cell) in snapshot.lines[0].iter().enumerate().skip(2) {
+            assert_eq!(*cell, blank, "column {col}");
+        }
+    }
+
+    #[test]
+    fn spaces_erased_in_another_background_are_not_a_blank_tail() {
+        let mut replay = Replay::new(20, 3, 0);
+        let mut snapshot = Snapshot::default();
+        replay.feed(b"x\x1b[44m\x1b[K\x1b[0m");
+        replay.update_snapshot(&mut snapshot);
+        let tail = &snapshot.lines[0][1..];
+        assert!(tail.iter().all(|cell| cell.c == ' '));
+        assert!(tail.iter().all(|cell| cell.bg != snapshot.background));
+        // Erased again in the default background, the row changes (its fingerprint too).
+        replay.feed(b"\x1b[K");
+        replay.update_snapshot(&mut snapshot);
+        assert!(
+            snapshot.lines[0][1..]
+                .iter()
+                .all(|c| *c == erased(&snapshot))
+        );
+    }
 }
