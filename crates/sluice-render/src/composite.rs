@@ -138,6 +138,9 @@ struct Canvas<'a> {
     /// was blanked whole ([`draw_run`](Self::draw_run)): a mask starting at or past
     /// `drawn_to` lies over it, and is not scanned to find that out.
     blanked: Option<u32>,
+    /// The first pixel of each line drawn in the row being drawn: left of it the row already
+    /// shows what it would (its cells there are the ones drawn before), and quads are cut there.
+    from: usize,
 }
 
 /// What is known of a frame row's pixels past what was drawn in it: from pixel `from` to
@@ -168,7 +171,7 @@ impl<'a> Canvas<'a> {
         let mut canvas = Canvas::unfilled(pixels, stride, rows);
         canvas.fill_lines(
             0..canvas.height,
-            canvas.width as usize,
+            0..canvas.width as usize,
             order.pixel(background),
         );
         canvas
@@ -189,20 +192,21 @@ impl<'a> Canvas<'a> {
             tiles: None,
             drawn_to: 0,
             blanked: None,
+            from: 0,
         }
     }
 
-    /// Sets the first `to` pixels of the canvas's lines `lines` (counted from its top) to
-    /// `pixel`.
-    fn fill_lines(&mut self, lines: Range<u32>, to: usize, pixel: u32) {
-        let to = to.min(self.width as usize);
+    /// Sets pixels `xs` of the canvas's lines `lines` (counted from its top) to `pixel`.
+    fn fill_lines(&mut self, lines: Range<u32>, xs: Range<usize>, pixel: u32) {
+        let to = xs.end.min(self.width as usize);
+        let from = xs.start.min(to);
         for line in self
             .pixels
             .chunks_mut(self.stride)
             .skip(lines.start as usize)
             .take(lines.len())
         {
-            line[..to].fill(pixel);
+            line[from..to].fill(pixel);
         }
     }
 
@@ -233,14 +237,16 @@ impl<'a> Canvas<'a> {
     ///
     /// With `tails` (one for each frame row, of a frame kept between frames), a row whose
     /// tail is known in this background is blanked only up to it, and its tail afterwards is
-    /// where its quads end: the rest of each line is what it was, that background.
+    /// where its quads end: the rest of each line is what it was, that background. With
+    /// `starts` (one for each frame row, of the same frame), a row is blanked and drawn only
+    /// from its start on ([`crate::frame::Frames::unchanged_starts`]).
     fn draw_run(
         mut self,
         order: PixelOrder,
         (run, row_height): (&[(usize, Range<usize>)], u32),
         vertices: &[Vertex],
         (atlas, background): (AtlasPixels, Rgb),
-        mut tails: Option<&mut [Option<BlankTail>]>,
+        (mut tails, starts): (Option<&mut [Option<BlankTail>]>, &[u32]),
     ) {
         let pixel = order.pixel(background);
         let width = self.width as usize;
@@ -250,15 +256,18 @@ impl<'a> Canvas<'a> {
                 Some(Some(known)) if known.pixel == pixel => known.from as usize,
                 _ => width,
             };
+            let from = starts.get(*row).map_or(0, |&x| x as usize).min(width);
             self.fill_lines(
                 lines..(lines + row_height).min(self.height),
-                blank_to,
+                from..blank_to,
                 pixel,
             );
-            self.drawn_to = 0;
+            self.from = from;
+            self.drawn_to = from;
             self.blanked = Some(pixel);
             self.draw(order, &vertices[quads.clone()], atlas);
             self.blanked = None;
+            self.from = 0;
             if let Some(tail) = tail {
                 *tail = Some(BlankTail {
                     from: self.drawn_to as u32,
@@ -271,7 +280,11 @@ impl<'a> Canvas<'a> {
     /// One quad, from its top-left and bottom-right corners.
     fn quad(&mut self, order: PixelOrder, first: &Vertex, last: &Vertex, atlas: AtlasPixels) {
         // The pixels whose centres are inside, cut to the rows.
-        let mut xs = covered(first.pixel[0], last.pixel[0], (0, i64::from(self.width)));
+        let mut xs = covered(
+            first.pixel[0],
+            last.pixel[0],
+            (self.from as i64, i64::from(self.width)),
+        );
         let mut ys = covered(
             first.pixel[1],
             last.pixel[1],
@@ -499,7 +512,7 @@ impl CpuRows {
                 (run, ring.row_height),
                 vertices,
                 (atlas, background),
-                None,
+                (None, &[]),
             );
             encoder.copy_buffer_to_texture(
                 wgpu::TexelCopyBufferInfo {
@@ -553,6 +566,7 @@ pub(crate) fn composite_in_memory(
     vertices: &[Vertex],
     (atlas, tiles): (AtlasPixels, &mut GlyphTiles),
     (background, tails): (Rgb, &mut [Option<BlankTail>]),
+    starts: &[u32],
 ) {
     tiles.for_atlas(atlas.generation);
     let stride = ring.width as usize;
@@ -571,7 +585,7 @@ pub(crate) fn composite_in_memory(
             (run, ring.row_height),
             vertices,
             (atlas, background),
-            Some(&mut *tails),
+            (Some(&mut *tails), starts),
         );
     }
 }

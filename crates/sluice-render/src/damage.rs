@@ -49,6 +49,42 @@ pub(crate) fn blank_tail(cells: &[RenderCell], background: sluice_term::Rgb) -> 
         .map_or(0, |last| last + 1)
 }
 
+/// A cell's key in [`unchanged_prefix`]: what it shows, exactly (character, flags, the
+/// colours it is drawn in after selection and inverse), packed rather than hashed, so that no
+/// two cells that look different share one. A cell with marks or an underline colour is
+/// [`ALWAYS_REDRAWN`]: rare, and they do not fit.
+pub(crate) fn cell_key(cell: &RenderCell, fg: sluice_term::Rgb, bg: sluice_term::Rgb) -> u128 {
+    if cell.zerowidth.is_some() || cell.underline.is_some() {
+        return ALWAYS_REDRAWN;
+    }
+    cell.c as u128
+        | (cell.flags.bits() as u128) << 32
+        | (rgb(fg) as u128) << 48
+        | (rgb(bg) as u128) << 72
+}
+
+/// The key of a blank-tail cell ([`blank_tail`]) over `background`: a space without flags,
+/// which draws the same in any foreground.
+pub(crate) fn blank_key(background: sluice_term::Rgb) -> u128 {
+    ' ' as u128 | (rgb(background) as u128) << 72
+}
+
+/// The key of a cell something is drawn over that its key does not say (the cursor, marks):
+/// it matches nothing, not even itself (no character is `u32::MAX`).
+pub(crate) const ALWAYS_REDRAWN: u128 = u128::MAX;
+
+/// How many cells at the start of a row are the same in `old` (as drawn) and `new` (to be
+/// drawn), by [`cell_key`]: the row need only be drawn from there on. A row that is the same
+/// throughout (drawn again for something the keys do not cover) is drawn whole: 0.
+pub(crate) fn unchanged_prefix(old: &[u128], new: &[u128]) -> usize {
+    let same = old
+        .iter()
+        .zip(new)
+        .take_while(|&(a, b)| a == b && *b != ALWAYS_REDRAWN)
+        .count();
+    if same == new.len() { 0 } else { same }
+}
+
 /// What the renderer draws on top of the cells, which fingerprints must cover too.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Overlay {

@@ -10,6 +10,7 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::composite::BlankTail;
+use crate::damage;
 use crate::gpu_backend::CellBinding;
 use crate::shared_memory::FrameMemory;
 
@@ -81,6 +82,12 @@ pub(crate) struct Frames {
     /// For each frame row, how far its pixels are known to be plain background
     /// ([`BlankTail`]); none yet, as the memory is new. Kept by the software renderer only.
     pub blank_tails: Vec<Option<BlankTail>>,
+    /// For each frame row, the keys of the cells it shows (`damage::cell_key`), the columns a
+    /// row, where `cells_known` says they are known. Kept by the software renderer only, to
+    /// draw a row again only from its first changed cell: the lines of a build's log share
+    /// most of their start (docs/performance.md, "Rows drawn from their first change").
+    cell_keys: Vec<u128>,
+    cells_known: Vec<bool>,
 }
 
 impl Frames {
@@ -92,7 +99,51 @@ impl Frames {
             pixels,
             font_generation,
             blank_tails: vec![None; ring.rows],
+            cell_keys: Vec::new(),
+            cells_known: vec![false; ring.rows],
         }
+    }
+
+    /// Forgets what each row's cells are: every row is drawn whole next time.
+    pub fn forget_cells(&mut self) {
+        self.cells_known.iter_mut().for_each(|known| *known = false);
+    }
+
+    /// Where each frame row of viewport `rows` (built as `keys`, `cols` a row, and
+    /// `overhangs`) need be drawn from, in pixels of `cell_width` a cell: past the cells it
+    /// already shows. Indexed by frame row; 0 (the whole row) where what the row shows is not
+    /// known, or a quad of it, as drawn or as it will be, reaches left of its cell (it would
+    /// reach pixels that are not drawn again). Records `keys` as what the rows show.
+    pub fn unchanged_starts(
+        &mut self,
+        rows: &[usize],
+        (keys, overhangs): (&[u128], &[bool]),
+        cols: usize,
+        cell_width: u32,
+    ) -> Vec<u32> {
+        let mut starts = vec![0; self.ring.rows];
+        if keys.len() != rows.len() * cols || overhangs.len() != rows.len() {
+            // Built short (the atlas was too small for the frame): nothing is known.
+            self.forget_cells();
+            return starts;
+        }
+        self.cell_keys.resize(self.ring.rows * cols, 0);
+        for ((&row, new), &overhang) in rows.iter().zip(keys.chunks_exact(cols)).zip(overhangs) {
+            let frame_row = self.ring.frame_row(row);
+            let (Some(known), Some(start)) = (
+                self.cells_known.get_mut(frame_row),
+                starts.get_mut(frame_row),
+            ) else {
+                continue;
+            };
+            let old = &mut self.cell_keys[frame_row * cols..(frame_row + 1) * cols];
+            if *known && !overhang {
+                *start = damage::unchanged_prefix(old, new) as u32 * cell_width;
+            }
+            old.copy_from_slice(new);
+            *known = !overhang;
+        }
+        starts
     }
 }
 

@@ -26,6 +26,8 @@ pub struct FrameReport {
     pub shifted: i32,
     /// Quads drawn.
     pub quads: usize,
+    /// Rows drawn only from their first changed cell on (software renderer).
+    pub rows_drawn_in_part: usize,
 }
 
 /// Where frames are drawn and shown.
@@ -55,7 +57,17 @@ pub struct Renderer {
     ascii_glyphs: AsciiGlyphs,
     /// The quads of the rows being drawn, [`QUAD_VERTICES`] a quad.
     scratch: Vec<Vertex>,
+    /// The rows being drawn as cell keys, and whether each reaches left of a cell
+    /// ([`RowBuilder::keys`], [`RowBuilder::overhangs`]).
+    row_cells: RowCells,
     backend: Backend,
+}
+
+/// What [`RowBuilder`] says of the rows it built, besides their quads.
+#[derive(Default)]
+struct RowCells {
+    keys: Vec<u128>,
+    overhangs: Vec<bool>,
 }
 
 /// Where the rows' quads become pixels.
@@ -103,6 +115,7 @@ impl Renderer {
             atlas: Atlas::new(atlas),
             ascii_glyphs: AsciiGlyphs::default(),
             scratch: Vec::new(),
+            row_cells: RowCells::default(),
             backend,
         })
     }
@@ -261,7 +274,7 @@ impl Renderer {
         view.last_cursor_row = cursor_row;
         view.last_overlay = Some(overlay);
 
-        let quads = self.draw_rows(view, snapshot, &overlay, &rows);
+        let (quads, rows_drawn_in_part) = self.draw_rows(view, snapshot, &overlay, &rows);
 
         for (row, hash) in hashed {
             view.drawn[row] = hash;
@@ -270,24 +283,37 @@ impl Renderer {
             rows_drawn: rows.len(),
             shifted: shift,
             quads,
+            rows_drawn_in_part,
         }
     }
 
-    /// Builds the quads of `rows` and has the backend turn them into pixels in `view`'s frame.
+    /// Builds the quads of `rows` and has the backend turn them into pixels in `view`'s frame;
+    /// returns how many quads, and how many rows were drawn only in part.
     fn draw_rows(
         &mut self,
         view: &mut PaneView,
         snapshot: &Snapshot,
         overlay: &Overlay,
         rows: &[usize],
-    ) -> usize {
+    ) -> (usize, usize) {
         if rows.is_empty() {
-            return 0;
+            return (0, 0);
         }
         let mut vertices = std::mem::take(&mut self.scratch);
-        let row_ends = self.build_rows(view, snapshot, overlay, rows, &mut vertices);
+        let mut cells = std::mem::take(&mut self.row_cells);
+        let row_ends = self.build_rows(view, snapshot, overlay, rows, (&mut vertices, &mut cells));
         let quads = vertices.len() / QUAD_VERTICES;
         let frames = view.frames.as_mut().expect("frames exist");
+        let starts = match self.backend {
+            Backend::Software(..) => frames.unchanged_starts(
+                rows,
+                (&cells.keys, &cells.overhangs),
+                snapshot.cols,
+                self.fonts.metrics().width,
+            ),
+            Backend::Gpu(_) => Vec::new(),
+        };
+        self.row_cells = cells;
         let rows = (rows, &row_ends[..]);
         match &mut self.backend {
             Backend::Gpu(gpu) => {
@@ -305,12 +331,13 @@ impl Renderer {
                         &vertices,
                         (atlas, tiles),
                         (snapshot.background, &mut frames.blank_tails),
+                        &starts,
                     );
                 }
             }
         }
         self.scratch = vertices;
-        quads
+        (quads, starts.iter().filter(|&&x| x > 0).count())
     }
 
     /// Builds the quads of `rows` into `vertices`, growing or clearing the atlas when its
@@ -321,14 +348,18 @@ impl Renderer {
         snapshot: &Snapshot,
         overlay: &Overlay,
         rows: &[usize],
-        vertices: &mut Vec<Vertex>,
+        (vertices, cells): (&mut Vec<Vertex>, &mut RowCells),
     ) -> Vec<usize> {
         vertices.clear();
+        cells.keys.clear();
+        cells.overhangs.clear();
         let mut row_ends = Vec::with_capacity(rows.len());
         let metrics = self.fonts.metrics();
         let ring = view.frames.as_ref().expect("frames exist").ring;
         // One try, then one after each growth of the atlas, then one after clearing it.
         let attempts = 2 + (MAX_ATLAS_SIZE / self.atlas.size().max(1)).ilog2() as usize;
+        // Cell keys only where rows are drawn from their first change (the software backend).
+        let keyed = matches!(self.backend, Backend::Software(..));
         for _attempt in 0..attempts {
             let mut builder = RowBuilder {
                 fonts: &mut self.fonts,
@@ -338,6 +369,10 @@ impl Renderer {
                 origin: ring.origin,
                 rows: ring.rows,
                 out: vertices,
+                keys: keyed.then_some(&mut cells.keys),
+                overhangs: &mut cells.overhangs,
+                cell_left: 0.0,
+                overhang: false,
             };
             row_ends.clear();
             if rows.iter().all(|&row| {
@@ -358,6 +393,8 @@ impl Renderer {
                 self.atlas.clear();
             }
             vertices.clear();
+            cells.keys.clear();
+            cells.overhangs.clear();
         }
         tracing::warn!("glyph atlas too small for one frame; some glyphs are missing");
         row_ends
@@ -454,6 +491,9 @@ impl PaneView {
     /// Forgets what is drawn: the next frame redraws every row.
     pub fn invalidate(&mut self) {
         self.drawn.iter_mut().for_each(|h| *h = UNDRAWN);
+        if let Some(frames) = &mut self.frames {
+            frames.forget_cells();
+        }
     }
 
     /// Sets what is drawn over the cells from the next frame on. Rows are redrawn only if

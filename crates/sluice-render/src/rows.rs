@@ -8,7 +8,7 @@ use sluice_term::{CellFlags, CursorShape, RenderCell, Rgb, Snapshot};
 use crate::ascii_glyphs::{AsciiGlyphs, Slot};
 use crate::atlas::{Atlas, AtlasEntry, AtlasFull, AtlasKey, Bitmap};
 use crate::boxdraw;
-use crate::damage::{Overlay, blank_tail, selected_columns};
+use crate::damage::{self, Overlay, blank_tail, selected_columns};
 use crate::decorations::Decorations;
 use crate::font::{CellMetrics, Fonts, GlyphStyle, PlacedGlyph};
 use smallvec::SmallVec;
@@ -92,6 +92,17 @@ pub struct RowBuilder<'a> {
     pub rows: usize,
     /// The quads built so far, [`QUAD_VERTICES`] vertices each.
     pub out: &'a mut Vec<Vertex>,
+    /// The cells of each row built so far, as [`damage::cell_key`]s, the snapshot's columns a
+    /// row: what the frame holds once they are drawn, to draw only what changed next time.
+    /// `None` where rows are drawn whole (the GPU backend).
+    pub keys: Option<&'a mut Vec<u128>>,
+    /// For each row built so far, whether any of its quads reaches left of the cell it
+    /// belongs to (an italic or wide glyph, a mark): such a row is drawn whole.
+    pub overhangs: &'a mut Vec<bool>,
+    /// The left edge of the cell whose quads are being built, in pixels.
+    pub(crate) cell_left: f32,
+    /// Whether a quad of the row being built reached left of its cell.
+    pub(crate) overhang: bool,
 }
 
 impl RowBuilder<'_> {
@@ -110,6 +121,7 @@ impl RowBuilder<'_> {
         let Some(corners) = clipped_corners(rect, uv, clip) else {
             return;
         };
+        self.overhang |= rect[0] < self.cell_left;
         for (pixel, texel) in corners {
             self.out.push(Vertex {
                 pixel,
@@ -129,6 +141,7 @@ impl RowBuilder<'_> {
         let (cw, ch) = (self.metrics.width as f32, self.metrics.height as f32);
         let x = columns.start as f32 * cw;
         let width = columns.len() as f32 * cw;
+        self.cell_left = x;
         self.rect(x, clip[0], width, ch, color, clip);
     }
 
@@ -168,6 +181,9 @@ impl RowBuilder<'_> {
         // The row's blank tail draws nothing unless selected: it is not looked at.
         let end = blank_tail(cells, snapshot.background).max(selected.map_or(0, |(_, end)| end));
         let shown = &cells[..end.min(cells.len())];
+        self.overhang = false;
+        self.cell_left = 0.0;
+        self.key_cells(snapshot, overlay, shown, row, colors);
 
         // Backgrounds, one quad per run of a colour other than the default: the renderer has
         // blanked the row with the default background already (blank.rs).
@@ -193,6 +209,7 @@ impl RowBuilder<'_> {
                 continue;
             }
             let (fg, _) = colors(col, cell);
+            self.cell_left = col as f32 * self.metrics.width as f32;
             if !cell.flags.contains(CellFlags::HIDDEN) {
                 self.glyph(cell, col, row, fg, clip)?;
             }
@@ -203,6 +220,7 @@ impl RowBuilder<'_> {
             .cursor
             .filter(|c| c.row == row && c.col < cells.len())
         {
+            self.cell_left = cursor.col as f32 * self.metrics.width as f32;
             self.cursor(
                 cells,
                 overlay,
@@ -214,7 +232,40 @@ impl RowBuilder<'_> {
                 clip,
             )?;
         }
+        self.overhangs.push(self.overhang);
         Ok(())
+    }
+
+    /// Appends the keys of the row's cells to `keys`: `shown` (the cells before its blank
+    /// tail) by what they show in `colors`, the rest as the blank tail, the cursor's cells as
+    /// always redrawn.
+    fn key_cells(
+        &mut self,
+        snapshot: &Snapshot,
+        overlay: &Overlay,
+        shown: &[RenderCell],
+        row: usize,
+        colors: impl Fn(usize, &RenderCell) -> (Rgb, Rgb),
+    ) {
+        let Some(keys) = self.keys.as_deref_mut() else {
+            return;
+        };
+        let start = keys.len();
+        keys.resize(
+            start + snapshot.cols,
+            damage::blank_key(snapshot.background),
+        );
+        let keys = &mut keys[start..];
+        for ((col, cell), key) in shown.iter().enumerate().zip(keys.iter_mut()) {
+            let (fg, bg) = colors(col, cell);
+            *key = damage::cell_key(cell, fg, bg);
+        }
+        if let Some(cursor) = overlay.cursor.filter(|c| c.row == row) {
+            let cells = if cursor.wide { 2 } else { 1 };
+            for key in keys.iter_mut().skip(cursor.col).take(cells) {
+                *key = damage::ALWAYS_REDRAWN;
+            }
+        }
     }
 
     /// Draws the cell's character: a sprite for box drawing, else its shaped glyphs.

@@ -233,6 +233,7 @@ fn recorded_steps() -> Vec<Step> {
         r.feed(b"\x1b[H\x1b[2Ja long line of text that crosses most of the row\r\n")
     }));
     steps.push(Box::new(|r| r.feed(b"\x1b[Hab\x1b[K\r\n\x1b[Kcd")));
+
     // The default background changed (OSC 11) and changed back: rows blanked in the old one
     // are the old colour past their text.
     steps.push(Box::new(|r| {
@@ -263,13 +264,14 @@ fn damage_equals_full_redraw(compositing: Way) {
     let mut replay = Replay::new(40, 12, 100);
     let mut snapshot = Snapshot::default();
     let steps = recorded_steps();
-    let mut scrolled = 0;
+    let (mut scrolled, mut in_part) = (0, 0);
     for (i, step) in steps.iter().enumerate() {
         step(&mut replay);
         replay.update_snapshot(&mut snapshot);
         let mut full_snapshot = snapshot.clone();
         let report = damage.render(&mut snapshot);
         scrolled += (report.shifted != 0) as usize;
+        in_part += report.rows_drawn_in_part;
         let with_damage = damage.read_frame().unwrap();
 
         full.view.invalidate();
@@ -292,6 +294,41 @@ fn damage_equals_full_redraw(compositing: Way) {
         scrolled >= 8,
         "{compositing:?}: scrolls were done by moving the texture ({scrolled} times)"
     );
+    // The progress bar, the lines that begin alike and the cursor's moves redraw rows from
+    // their first change on, on the software renderer: those rows were compared too.
+    if compositing == Way::Software {
+        assert!(in_part >= 5, "rows drawn in part: {in_part}");
+    }
+}
+
+/// Glyphs that reach left of their cells (here all of them, moved 3 pixels left) are drawn
+/// over the cells before them: a row with such a glyph, as drawn or as it will be, is drawn
+/// whole, not from its first changed cell, or what they drew there would stay (or be missing).
+#[test]
+fn rows_whose_glyphs_reach_left_of_their_cells_are_drawn_whole() {
+    let fonts = FontConfig {
+        glyph_offset: (-3, 0),
+        ..FontConfig::default()
+    };
+    let mut damage = Offscreen::software(&fonts).expect("the software renderer");
+    let mut full = Offscreen::software(&fonts).expect("the software renderer");
+    let mut replay = Replay::new(20, 3, 0);
+    let mut snapshot = Snapshot::default();
+    for (i, step) in [&b"abjjjj"[..], b"\rab\x1b[K", b"\rabxy", b"\rabxz"]
+        .iter()
+        .enumerate()
+    {
+        replay.feed(step);
+        replay.update_snapshot(&mut snapshot);
+        let mut full_snapshot = snapshot.clone();
+        damage.render(&mut snapshot);
+        full.view.invalidate();
+        let redrawn = full.render_image(&mut full_snapshot).unwrap();
+        assert!(
+            damage.read_frame().unwrap() == redrawn,
+            "step {i}: the row drawn from its first change differs from a full redraw"
+        );
+    }
 }
 
 /// Rows composited on the CPU are the GPU pipeline's pixels: the same recorded session drawn
