@@ -304,14 +304,20 @@ impl Renderer {
         let row_ends = self.build_rows(view, snapshot, overlay, rows, (&mut vertices, &mut cells));
         let quads = vertices.len() / QUAD_VERTICES;
         let frames = view.frames.as_mut().expect("frames exist");
-        let starts = match self.backend {
-            Backend::Software(..) => frames.unchanged_starts(
+        // Only where the rows will be composited below: the keys say what the frame holds.
+        let composited = matches!(self.backend, Backend::Software(..))
+            && matches!(frames.pixels, FramePixels::Memory(_))
+            && self.atlas.pixels().is_some();
+        let starts = if composited {
+            frames.unchanged_starts(
                 rows,
                 (&cells.keys, &cells.overhangs),
                 snapshot.cols,
                 self.fonts.metrics().width,
-            ),
-            Backend::Gpu(_) => Vec::new(),
+            )
+        } else {
+            frames.forget_cells();
+            Vec::new()
         };
         self.row_cells = cells;
         let rows = (rows, &row_ends[..]);
