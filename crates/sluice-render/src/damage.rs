@@ -154,3 +154,62 @@ pub fn row_hash(
     }
     h
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_row_is_drawn_from_its_first_changed_cell() {
+        const X: u128 = ALWAYS_REDRAWN;
+        for (old, new, from) in [
+            (&[1, 2, 3][..], &[1, 2, 4][..], 2),
+            (&[1, 2, 3], &[9, 2, 3], 0),
+            (&[1, 2, 3], &[1, X, 3], 1),
+            (&[1, X, 3], &[1, 2, 3], 1),
+            (&[1, X, 3], &[1, X, 3], 1),
+            // The same throughout: drawn again for something the keys do not say, whole.
+            (&[1, 2, 3], &[1, 2, 3], 0),
+        ] {
+            assert_eq!(unchanged_prefix(old, new), from, "{old:?} → {new:?}");
+        }
+    }
+
+    #[test]
+    fn cells_that_look_different_have_different_keys() {
+        let cell = RenderCell {
+            c: 'a',
+            fg: sluice_term::Rgb { r: 1, g: 2, b: 3 },
+            bg: sluice_term::Rgb { r: 4, g: 5, b: 6 },
+            ..RenderCell::default()
+        };
+        let key = |c: &RenderCell| cell_key(c, c.fg, c.bg);
+        let mut others = vec![];
+        for change in 0..5 {
+            let mut other = cell.clone();
+            match change {
+                0 => other.c = 'b',
+                1 => other.fg.b = 4,
+                2 => other.bg.r = 5,
+                3 => other.flags = sluice_term::CellFlags::BOLD,
+                _ => other.c = ' ',
+            }
+            others.push(key(&other));
+        }
+        assert!(others.iter().all(|&k| k != key(&cell)));
+        // A space without flags draws the same in any foreground: the blank tail's key.
+        let space = RenderCell {
+            c: ' ',
+            ..cell.clone()
+        };
+        assert_eq!(
+            cell_key(&space, sluice_term::Rgb::default(), space.bg),
+            blank_key(space.bg)
+        );
+        let marked = RenderCell {
+            zerowidth: Some(Box::new(['\u{301}'])),
+            ..cell
+        };
+        assert_eq!(key(&marked), ALWAYS_REDRAWN);
+    }
+}

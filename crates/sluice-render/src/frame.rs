@@ -122,7 +122,7 @@ impl Frames {
         cell_width: u32,
     ) -> Vec<u32> {
         let mut starts = vec![0; self.ring.rows];
-        if keys.len() != rows.len() * cols || overhangs.len() != rows.len() {
+        if cols == 0 || keys.len() != rows.len() * cols || overhangs.len() != rows.len() {
             // Built short (the atlas was too small for the frame): nothing is known.
             self.forget_cells();
             return starts;
