@@ -4,9 +4,9 @@
 //!
 //! Usage: frame-cpu [FRAMES] [gpu|software] [CHANGE]   (default 200 per scenario, on the
 //! default GPU adapter, every change; medians over rounds of 10 frames; CHANGE is one of the
-//! names printed, e.g. `log_page`, to profile one alone). With `software` the frames are drawn by the
-//! software renderer, into memory: what a window adds to show them is not included, and the
-//! share of glyphs copied from a glyph tile is printed for each size.
+//! names printed, e.g. `log_page`, to profile one alone). With `software` the frames are
+//! drawn by the software renderer, into memory: what a window adds to show them is not
+//! included, and the share of glyphs copied from a glyph tile is printed for each size.
 
 use sluice_benches::frames::{Change, FrameBench};
 use sluice_benches::measure::{cpu_time, median};

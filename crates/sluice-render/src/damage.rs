@@ -6,6 +6,10 @@
 //! row is drawn only when what it would show differs from what is there. When everything is
 //! in question (a selection changed, the first frame), every row is fingerprinted and the
 //! same shift search finds any scroll.
+//!
+//! Within a row, the software renderer also keeps a key for each cell as drawn
+//! (`cell_key`), so that a changed row is drawn only from its first changed cell
+//! (`unchanged_prefix`, `Frames::unchanged_starts`).
 
 use sluice_term::{Cursor, RenderCell, Snapshot, ViewportSelection};
 
@@ -35,7 +39,7 @@ fn cell_hash(hash: u64, cell: &RenderCell) -> u64 {
 /// Where a row's blank tail starts: from there on every cell is a space in `background` with
 /// nothing on it, which draws nothing but the background the row is blanked with. A build's
 /// log line fills a fifth of a 200-column row; its blanks were a fifth of a frame of it
-/// (docs/performance.md, "Frames of a build's log").
+/// (docs/performance.md, "Blank tails").
 pub(crate) fn blank_tail(cells: &[RenderCell], background: sluice_term::Rgb) -> usize {
     cells
         .iter()

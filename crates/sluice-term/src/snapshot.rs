@@ -123,7 +123,7 @@ fn color_bits(color: Color) -> u64 {
 /// Where the row's blank tail starts: the cells from there on are as erasing leaves them, a
 /// space in the default colours with nothing else ([`Cell::default`]). A build's log line
 /// fills a fifth of a 200-column row, and its blanks were most of copying and fingerprinting
-/// the row (docs/performance.md, "Frames of a build's log").
+/// the row (docs/performance.md, "Blank tails").
 fn blank_tail(cells: &[Cell]) -> usize {
     let blank = Cell::default();
     cells
