@@ -53,6 +53,23 @@ pub(crate) fn blank_tail(cells: &[RenderCell], background: sluice_term::Rgb) -> 
         .map_or(0, |last| last + 1)
 }
 
+/// Where the blank tail of `cells`, row `row` of `snapshot` as decorated, starts: the
+/// snapshot's own cells are blank from [`Snapshot::blank_from`] on, so only the cells before
+/// it are looked at; a decorated copy is looked at whole. Looking through a build's log line's
+/// 150 blank cells was most of fingerprinting its row (`perf record` of the window's thread).
+pub(crate) fn content_end(snapshot: &Snapshot, cells: &[RenderCell], row: usize) -> usize {
+    let own = snapshot
+        .lines
+        .get(row)
+        .is_some_and(|line| std::ptr::eq(line.as_slice(), cells));
+    let known = if own {
+        snapshot.blank_from(row).min(cells.len())
+    } else {
+        cells.len()
+    };
+    blank_tail(&cells[..known], snapshot.background)
+}
+
 /// A cell's key in [`unchanged_prefix`]: what it shows, exactly (character, flags, the
 /// colours it is drawn in after selection and inverse), packed rather than hashed, so that no
 /// two cells that look different share one. A cell with marks or an underline colour is
@@ -135,7 +152,7 @@ pub fn row_hash(
 ) -> u64 {
     let cells = decorations.apply(&snapshot.lines[row], row);
     // The blank tail (which draws nothing, `RowBuilder::build`) is counted, not hashed.
-    let end = blank_tail(&cells, snapshot.background);
+    let end = content_end(snapshot, &cells, row);
     let mut h = mix(end as u64, rgb(snapshot.background));
     for cell in &cells[..end] {
         h = cell_hash(h, cell);
@@ -177,6 +194,28 @@ mod tests {
         ] {
             assert_eq!(unchanged_prefix(old, new), from, "{old:?} → {new:?}");
         }
+    }
+
+    #[test]
+    fn a_blank_tail_is_trusted_to_the_snapshot_only_for_its_own_cells() {
+        let mut replay = sluice_term::Replay::new(20, 2, 0);
+        replay.feed(b"hello");
+        let mut snapshot = Snapshot::default();
+        replay.update_snapshot(&mut snapshot);
+        assert_eq!(snapshot.blank_from(0), 5);
+        let row = &snapshot.lines[0];
+        assert_eq!(content_end(&snapshot, row, 0), 5);
+        // A decoration (a hint's label) past the text: the decorated cells are looked at whole.
+        let mut decorated = row.clone();
+        decorated[12].c = 'x';
+        assert_eq!(content_end(&snapshot, &decorated, 0), 13);
+        // Cells that are not a terminal's (a tab bar): nothing is known, all are looked at.
+        let mut bar = row.clone();
+        bar[15].c = '+';
+        let (fg, bg) = (snapshot.foreground, snapshot.background);
+        let bar = Snapshot::of_cells(vec![bar], fg, bg);
+        assert_eq!(bar.blank_from(0), 20);
+        assert_eq!(content_end(&bar, &bar.lines[0], 0), 16);
     }
 
     #[test]

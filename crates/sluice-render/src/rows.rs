@@ -8,7 +8,7 @@ use sluice_term::{CellFlags, CursorShape, RenderCell, Rgb, Snapshot};
 use crate::ascii_glyphs::{AsciiGlyphs, Slot};
 use crate::atlas::{Atlas, AtlasEntry, AtlasFull, AtlasKey, Bitmap};
 use crate::boxdraw;
-use crate::damage::{self, Overlay, blank_tail, selected_columns};
+use crate::damage::{self, Overlay, selected_columns};
 use crate::decorations::Decorations;
 use crate::font::{CellMetrics, Fonts, GlyphStyle, PlacedGlyph};
 use smallvec::SmallVec;
@@ -160,6 +160,7 @@ impl RowBuilder<'_> {
         let top = self.top(row);
         let clip = [top, top + self.metrics.height as f32];
         let cells = decorations.apply(&snapshot.lines[row], row);
+        let content_end = damage::content_end(snapshot, &cells, row);
         let cells = &cells[..];
         let selected = selected_columns(overlay.selection, row, snapshot.cols);
         let selection_colors = overlay.colors.selection;
@@ -179,7 +180,7 @@ impl RowBuilder<'_> {
         };
 
         // The row's blank tail draws nothing unless selected: it is not looked at.
-        let end = blank_tail(cells, snapshot.background).max(selected.map_or(0, |(_, end)| end));
+        let end = content_end.max(selected.map_or(0, |(_, end)| end));
         let shown = &cells[..end.min(cells.len())];
         self.overhang = false;
         self.cell_left = 0.0;

@@ -91,6 +91,12 @@ pub struct Snapshot {
     damage: Damage,
     /// Fingerprints of the terminal's rows as last copied (before colours are resolved).
     fingerprints: Vec<u64>,
+    /// Where each of `lines` is known blank from: every cell from there on is the blank
+    /// [`copy_row`](Self::copy_row) writes, in the colours of `palette`. `cols` (or more) where
+    /// that is not known. A build's log line fills a fifth of a 200-column row, and writing
+    /// the other four fifths again every frame was half of copying it (docs/performance.md,
+    /// "Blank tails known").
+    blank_from: Vec<usize>,
     /// The program's colour overrides as last copied; a change recolours everything.
     program_colors: Vec<Option<Rgb>>,
     /// The palette the rows were last resolved with; a new one (configuration) recolours
@@ -132,17 +138,28 @@ fn blank_tail(cells: &[Cell]) -> usize {
         .map_or(0, |last| last + 1)
 }
 
-/// A fingerprint of a terminal row: characters, attributes and colours as the program set
-/// them. Cheaper than copying the row, which is the point: on a scroll only rows whose
-/// fingerprint changed after the shift are copied.
-fn fingerprint(row: &Row<Cell>) -> u64 {
+/// The terminal's line shown in viewport row `row`.
+fn view_line(row: usize, display_offset: usize) -> Line {
+    Line(row as i32 - display_offset as i32)
+}
+
+/// A terminal row's cells, and where its blank tail starts ([`blank_tail`]): found once a
+/// copy, for both its fingerprint and the copy (looking for it was most of fingerprinting a
+/// row of a build's log, `perf record` of the window's thread).
+fn cells_and_end(row: &Row<Cell>) -> (&[Cell], usize) {
+    let cells = row.into_iter().as_slice();
+    (cells, blank_tail(cells))
+}
+
+/// A fingerprint of a terminal row, its blank tail from `end` on: characters, attributes and
+/// colours as the program set them. Cheaper than copying the row, which is the point: on a
+/// scroll only rows whose fingerprint changed after the shift are copied.
+fn fingerprint((cells, end): (&[Cell], usize)) -> u64 {
     // Four independent hash chains over groups of four cells, joined at the end, so that each
     // multiply need not wait for the previous cell's. What is left is reading the cells:
     // ~35 µs for 160×50 (190 KB), ~90 µs for 300×80.
-    let cells = row.into_iter().as_slice();
     // The blank tail is counted, not hashed: finding where it starts costs a comparison a
     // cell, hashing it a multiply.
-    let end = blank_tail(cells);
     let cells = &cells[..end];
     let mut lanes = [end as u64, 0, 0, 0];
     let mut groups = cells.chunks_exact(4);
@@ -191,6 +208,15 @@ impl Snapshot {
         };
         snapshot.mark_full();
         snapshot
+    }
+
+    /// Where viewport row `row` is known blank from, as last copied: every cell from there on
+    /// is a space in the default colours (its background is [`background`](Self::background))
+    /// with no flags, marks or underline colour. The row's length where that is not known.
+    pub fn blank_from(&self, row: usize) -> usize {
+        self.blank_from
+            .get(row)
+            .map_or(self.cols, |&from| from.min(self.cols))
     }
 
     /// Colour `index` of the palette the rows were resolved with (the configured one; what a
@@ -280,6 +306,7 @@ impl Snapshot {
                 line.resize_with(cols, RenderCell::default);
             }
             self.fingerprints = vec![UNKNOWN; rows];
+            self.blank_from = vec![cols; rows];
         }
         let mut recolored = !same_colors(&self.program_colors, term.colors());
         if recolored {
@@ -300,30 +327,37 @@ impl Snapshot {
         let mut changed = false;
         match damaged {
             _ if resized || recolored => {
+                // The blanks were written in the palette's colours before.
+                self.blank_from.fill(cols);
                 for row in 0..rows {
-                    self.copy_row(term, palette, row, display_offset);
-                    self.fingerprints[row] =
-                        fingerprint(&term.grid()[Line(row as i32 - display_offset as i32)]);
+                    let row_end = cells_and_end(&term.grid()[view_line(row, display_offset)]);
+                    self.copy_row(term, palette, (row, row_end.1), display_offset);
+                    self.fingerprints[row] = fingerprint(row_end);
                 }
                 self.mark_full();
                 changed = true;
             }
             None => {
-                let new: Vec<u64> = (0..rows)
-                    .map(|row| fingerprint(&term.grid()[Line(row as i32 - display_offset as i32)]))
-                    .collect();
+                let (new, ends): (Vec<u64>, Vec<usize>) = (0..rows)
+                    .map(|row| {
+                        let row_end = cells_and_end(&term.grid()[view_line(row, display_offset)]);
+                        (fingerprint(row_end), row_end.1)
+                    })
+                    .unzip();
                 let plan = scroll::plan(&self.fingerprints, &new);
                 if plan.shift != 0 {
                     let k = (plan.shift.unsigned_abs() as usize).min(rows);
                     if plan.shift > 0 {
-                        self.lines.rotate_left(k)
+                        self.lines.rotate_left(k);
+                        self.blank_from.rotate_left(k);
                     } else {
-                        self.lines.rotate_right(k)
+                        self.lines.rotate_right(k);
+                        self.blank_from.rotate_right(k);
                     }
                     self.mark_scroll(plan.shift);
                 }
                 for &row in &plan.rows {
-                    self.copy_row(term, palette, row, display_offset);
+                    self.copy_row(term, palette, (row, ends[row]), display_offset);
                 }
                 self.mark_rows(plan.rows.iter().copied());
                 changed |= plan.shift != 0 || !plan.rows.is_empty();
@@ -331,9 +365,9 @@ impl Snapshot {
             }
             Some(lines) => {
                 for &row in &lines {
-                    self.copy_row(term, palette, row, display_offset);
-                    self.fingerprints[row] =
-                        fingerprint(&term.grid()[Line(row as i32 - display_offset as i32)]);
+                    let row_end = cells_and_end(&term.grid()[view_line(row, display_offset)]);
+                    self.copy_row(term, palette, (row, row_end.1), display_offset);
+                    self.fingerprints[row] = fingerprint(row_end);
                 }
                 changed |= !lines.is_empty();
                 self.mark_rows(lines);
@@ -345,25 +379,29 @@ impl Snapshot {
         changed
     }
 
+    /// Copies viewport row `row`, whose blank tail starts at `end` ([`cells_and_end`]).
     fn copy_row<T>(
         &mut self,
         term: &Term<T>,
         palette: &Palette,
-        row: usize,
+        (row, end): (usize, usize),
         display_offset: usize,
     ) {
-        let line = Line(row as i32 - display_offset as i32);
-        let cells = term.grid()[line].into_iter().as_slice();
+        let cells = term.grid()[view_line(row, display_offset)]
+            .into_iter()
+            .as_slice();
         let colors = term.colors();
         // The blank tail is written without looking each cell up.
         let blank = Cell::default();
         let out = &mut self.lines[row];
-        let end = blank_tail(cells).min(out.len());
+        let end = end.min(out.len());
         let (fg, bg) = (
             palette.foreground(colors, blank.fg, blank.flags),
             palette.background(colors, blank.bg),
         );
-        for out in &mut out[end..] {
+        // Cells the row's last copy left blank are blank still.
+        let known = std::mem::replace(&mut self.blank_from[row], end).clamp(end, out.len());
+        for out in &mut out[end..known] {
             (out.c, out.flags, out.fg, out.bg) = (blank.c, blank.flags, fg, bg);
             out.underline = None;
             out.zerowidth = None;
@@ -526,6 +564,43 @@ mod tests {
         for (col, cell) in snapshot.lines[0].iter().enumerate().skip(2) {
             assert_eq!(*cell, blank, "column {col}");
         }
+    }
+
+    /// Rows copied over rows, scrolled, recoloured and resized show what a snapshot copied
+    /// afresh shows, cell for cell: the tails a copy skips as known blank are blank.
+    #[test]
+    fn tails_known_blank_match_a_fresh_copy() {
+        let mut replay = Replay::new(40, 6, 100);
+        let mut kept = Snapshot::default();
+        let long = "0123456789abcdefghijklmnopqrstuvwxyz";
+        let steps: Vec<Vec<u8>> = vec![
+            format!("{long}\r\n{long}\r\nshort\r\n").into_bytes(),
+            b"ab\r\ncd\r\n".to_vec(),
+            // A scroll of a few lines and of more than the screen.
+            format!("{long}\r\n{long}\r\nx\r\n").repeat(4).into_bytes(),
+            b"\x1b[H\x1b[2Kshort on a long row".to_vec(),
+            // Blanks in another background are no blank tail; then erased in the default.
+            b"\x1b[3;1H\x1b[44m\x1b[K\x1b[0m\r\n".to_vec(),
+            b"\x1b[3;1H\x1b[2K".to_vec(),
+            // The program recolours the default background: every blank changes colour.
+            b"\x1b]11;#203040\x07".to_vec(),
+            b"\x1b[6;1Hend\r\n".to_vec(),
+            b"\x1b]111\x07".to_vec(),
+            b"\x1b[2J\x1b[Hafter clearing\r\n".to_vec(),
+        ];
+        for (i, step) in steps.iter().enumerate() {
+            replay.feed(step);
+            replay.update_snapshot(&mut kept);
+            let mut fresh = Snapshot::default();
+            replay.update_snapshot(&mut fresh);
+            assert_eq!(kept.lines, fresh.lines, "after step {i}");
+        }
+        replay.resize(50, 4);
+        replay.feed(b"wider\r\n");
+        replay.update_snapshot(&mut kept);
+        let mut fresh = Snapshot::default();
+        replay.update_snapshot(&mut fresh);
+        assert_eq!(kept.lines, fresh.lines, "after a resize");
     }
 
     #[test]
