@@ -8,7 +8,8 @@
 //! scrollback, 160×50). A short HISTORY keeps the rows that scrolling recycles in cache, which
 //! shows what the cold rows of a full scrollback cost (docs/performance.md, "Parse
 //! throughput"). Besides the benchmark payloads there is `yes`: `y` and a line end, over and
-//! over, what vtebench's scrolling benchmarks write.
+//! over, what vtebench's scrolling benchmarks write; and `build_log`, the Metro-like build's
+//! output (`sluice-bench metro-sim --log-every 1`) without its pauses.
 //!
 //! `--sluice-only` times Sluice alone, to compare two builds of it: a side's rate depends on
 //! what runs between its rounds (on `yes` at 100×30, vte parsed 49 MiB/s on its own and 125
@@ -18,6 +19,7 @@ use alacritty_terminal::event::VoidListener;
 use alacritty_terminal::term::test::TermSize;
 use alacritty_terminal::term::{Config, Term};
 use alacritty_terminal::vte::ansi::{Processor, StdSyncHandler};
+use sluice_bench::metro;
 use sluice_benches::measure::{cpu_time, median};
 use sluice_benches::{PAYLOADS, as_the_pty_delivers, payload};
 use sluice_term::{Feeder, MAX_LOCK_SLICE};
@@ -52,7 +54,18 @@ fn payload_bytes(name: &str, mib: usize) -> Vec<u8> {
     if name == "yes" {
         return b"y\r\n".repeat((mib << 20) / 3);
     }
+    if name == "build_log" {
+        return build_log(mib << 20);
+    }
     as_the_pty_delivers(&payload(name, mib << 20).expect("known payload"))
+}
+
+/// `len` bytes or a little more of Metro-like builds' output, one after another, as the PTY
+/// delivers it: each module's log line written into the row its status left free (`CSI A`,
+/// `CSI 2 K`), a status every 600 modules (about every 100 ms of a warm 1.2 s build).
+fn build_log(len: usize) -> Vec<u8> {
+    let build = as_the_pty_delivers(&metro::output(metro::WARM_MODULES, 600));
+    build.repeat(len.div_ceil(build.len()))
 }
 
 /// `COLSxROWS` as columns and lines.
@@ -85,7 +98,7 @@ fn main() {
         "{:<10} {:>12} {:>12} {:>8}",
         "payload", "sluice_MiB/s", "vte_MiB/s", "ratio"
     );
-    let names = PAYLOADS.iter().copied().chain(["yes"]);
+    let names = PAYLOADS.iter().copied().chain(["yes", "build_log"]);
     for name in names.filter(|p| only.is_none_or(|o| o == p)) {
         let bytes = payload_bytes(name, mib);
         let mut plain = terminal(&bytes, history, size);

@@ -91,6 +91,45 @@ fn spin(length: Duration) {
     }
 }
 
+/// The line logged for `module`: up a row to the line the status left free, clear it, the
+/// line, then down past the status's row (which the next status redraw takes back).
+pub fn log_line(module: usize) -> String {
+    format!("\x1b[1A\r\x1b[2K transform node_modules/pkg/module-{module:05}.js\n\n")
+}
+
+/// The status after `module` of `modules`, as the three writes Metro's reporter makes: cursor
+/// up, clear the line, the status and its line end.
+pub fn status_writes(module: usize, modules: usize) -> [String; 3] {
+    let percent = module as f64 * 100.0 / modules as f64;
+    let filled = module * 16 / modules;
+    let status = format!(
+        " \x1b[42;30m BUNDLE \x1b[0m index.js \x1b[32m{}{}\x1b[0m {percent:5.1}% ({module}/{modules})",
+        "█".repeat(filled),
+        "░".repeat(16 - filled),
+    );
+    [
+        "\x1b[1A".to_owned(),
+        "\r\x1b[2K".to_owned(),
+        format!("{status}\n"),
+    ]
+}
+
+/// A build's whole output without its timing: every module logged, a status after every
+/// `status_every` of them and at the end, as `run` writes for `log_every` 1 (what a parser
+/// benchmark replays).
+pub fn output(modules: usize, status_every: usize) -> Vec<u8> {
+    let mut out = b"\n".to_vec();
+    for module in 1..=modules {
+        out.extend_from_slice(log_line(module).as_bytes());
+        if module % status_every.max(1) == 0 || module == modules {
+            for part in status_writes(module, modules) {
+                out.extend_from_slice(part.as_bytes());
+            }
+        }
+    }
+    out
+}
+
 /// Runs the build, writing its output to `out`.
 pub fn run(build: &Build, out: &mut impl Write) -> std::io::Result<BuildReport> {
     let mut report = BuildReport::default();
@@ -108,24 +147,14 @@ pub fn run(build: &Build, out: &mut impl Write) -> std::io::Result<BuildReport> 
             idle_debt = Duration::ZERO;
         }
         if build.log_every.is_some_and(|k| module % k.max(1) == 0) {
-            let line =
-                format!("\x1b[1A\r\x1b[2K transform node_modules/pkg/module-{module:05}.js\n\n");
-            timed_write(out, line.as_bytes(), &mut report)?;
+            timed_write(out, log_line(module).as_bytes(), &mut report)?;
             report.log_lines += 1;
         }
         if last_status.elapsed() >= STATUS_INTERVAL || module == build.modules {
             last_status = Instant::now();
-            let percent = module as f64 * 100.0 / build.modules as f64;
-            let filled = module * 16 / build.modules;
-            let status = format!(
-                " \x1b[42;30m BUNDLE \x1b[0m index.js \x1b[32m{}{}\x1b[0m {percent:5.1}% ({module}/{})",
-                "█".repeat(filled),
-                "░".repeat(16 - filled),
-                build.modules
-            );
-            timed_write(out, b"\x1b[1A", &mut report)?;
-            timed_write(out, b"\r\x1b[2K", &mut report)?;
-            timed_write(out, format!("{status}\n").as_bytes(), &mut report)?;
+            for part in status_writes(module, build.modules) {
+                timed_write(out, part.as_bytes(), &mut report)?;
+            }
             report.status_updates += 1;
         }
     }
@@ -144,6 +173,20 @@ mod tests {
         let total = (busy + idle).mul_f64(7316.0);
         assert!((total.as_secs_f64() - 1.2).abs() < 1e-3);
         assert!((busy.as_secs_f64() / (busy + idle).as_secs_f64() - 0.97).abs() < 1e-4);
+    }
+
+    #[test]
+    fn the_untimed_output_logs_every_module_and_a_status_every_so_often() {
+        let text = String::from_utf8(output(300, 100)).unwrap();
+        assert_eq!(text.matches(" transform ").count(), 300);
+        assert!(
+            text.starts_with("\n\x1b[1A\r\x1b[2K transform node_modules/pkg/module-00001.js\n\n")
+        );
+        assert_eq!(text.matches(" BUNDLE ").count(), 3);
+        assert!(text.ends_with("(300/300)\n"), "{text:?}");
+        // A last status when the count is not a multiple.
+        let text = String::from_utf8(output(250, 100)).unwrap();
+        assert_eq!(text.matches(" BUNDLE ").count(), 3);
     }
 
     #[test]
