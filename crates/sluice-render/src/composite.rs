@@ -239,7 +239,8 @@ impl<'a> Canvas<'a> {
     /// tail is known in this background is blanked only up to it, and its tail afterwards is
     /// where its quads end: the rest of each line is what it was, that background. With
     /// `starts` (one for each frame row, of the same frame), a row is blanked and drawn only
-    /// from its start on ([`crate::frame::Frames::unchanged_starts`]).
+    /// from its start on (where `RowBuilder` found its first changed cell, against
+    /// [`crate::frame::Frames::drawn_cells`]).
     fn draw_run(
         mut self,
         order: PixelOrder,

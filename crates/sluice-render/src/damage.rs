@@ -9,7 +9,8 @@
 //!
 //! Within a row, the software renderer also keeps a key for each cell as drawn
 //! (`cell_key`), so that a changed row is drawn only from its first changed cell
-//! (`unchanged_prefix`, `Frames::unchanged_starts`).
+//! (`unchanged_prefix` against `Frames::drawn_cells`, in `RowBuilder`, which builds no quad
+//! that ends left of it).
 
 use sluice_term::{Cursor, RenderCell, Snapshot, ViewportSelection};
 
@@ -78,9 +79,17 @@ pub(crate) fn cell_key(cell: &RenderCell, fg: sluice_term::Rgb, bg: sluice_term:
     if cell.zerowidth.is_some() || cell.underline.is_some() {
         return ALWAYS_REDRAWN;
     }
+    // A space without flags draws its background only, in any foreground: keyed as a blank
+    // tail's cell is, so that text written after spaces into a blank row (an indented line)
+    // is drawn from the text, not from the row's start.
+    let fg = if cell.c == ' ' && cell.flags.is_empty() {
+        0
+    } else {
+        rgb(fg)
+    };
     cell.c as u128
         | (cell.flags.bits() as u128) << 32
-        | (rgb(fg) as u128) << 48
+        | (fg as u128) << 48
         | (rgb(bg) as u128) << 72
 }
 
@@ -248,6 +257,17 @@ mod tests {
         assert_eq!(
             cell_key(&space, sluice_term::Rgb::default(), space.bg),
             blank_key(space.bg)
+        );
+        assert_eq!(cell_key(&space, space.fg, space.bg), blank_key(space.bg));
+        // An underlined one draws its foreground.
+        let underlined = RenderCell {
+            flags: sluice_term::CellFlags::UNDERLINE,
+            ..space.clone()
+        };
+        assert_ne!(key(&underlined), blank_key(space.bg));
+        assert_ne!(
+            key(&underlined),
+            cell_key(&underlined, sluice_term::Rgb::default(), space.bg)
         );
         let marked = RenderCell {
             zerowidth: Some(Box::new(['\u{301}'])),

@@ -10,7 +10,6 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::composite::BlankTail;
-use crate::damage;
 use crate::gpu_backend::CellBinding;
 use crate::shared_memory::FrameMemory;
 
@@ -109,41 +108,44 @@ impl Frames {
         self.cells_known.iter_mut().for_each(|known| *known = false);
     }
 
-    /// Where each frame row of viewport `rows` (built as `keys`, `cols` a row, and
-    /// `overhangs`) need be drawn from, in pixels of `cell_width` a cell: past the cells it
-    /// already shows. Indexed by frame row; 0 (the whole row) where what the row shows is not
-    /// known, or a quad of it, as drawn or as it will be, reaches left of its cell (it would
-    /// reach pixels that are not drawn again). Records `keys` as what the rows show.
-    pub fn unchanged_starts(
+    /// The keys of the cells viewport row `row` shows (`damage::cell_key`, `cols` of them),
+    /// where they are known: recorded by [`record_cells`](Self::record_cells) when the row
+    /// was last drawn, not forgotten since, and no quad of it reached left of its cell then.
+    pub fn drawn_cells(&self, row: usize, cols: usize) -> Option<&[u128]> {
+        let frame_row = self.ring.frame_row(row);
+        if self.cell_keys.len() != self.ring.rows * cols || !*self.cells_known.get(frame_row)? {
+            return None;
+        }
+        self.cell_keys.get(frame_row * cols..(frame_row + 1) * cols)
+    }
+
+    /// Records what viewport `rows` show once drawn: their cells' `keys`, `cols` a row, and
+    /// whether a quad of each reaches left of its cell (`overhangs`: such a row is drawn whole
+    /// next time, as its quads reach pixels a row drawn in part does not draw again).
+    pub fn record_cells(
         &mut self,
         rows: &[usize],
         (keys, overhangs): (&[u128], &[bool]),
         cols: usize,
-        cell_width: u32,
-    ) -> Vec<u32> {
-        let mut starts = vec![0; self.ring.rows];
+    ) {
         if cols == 0 || keys.len() != rows.len() * cols || overhangs.len() != rows.len() {
             // Built short (the atlas was too small for the frame): nothing is known.
             self.forget_cells();
-            return starts;
+            return;
         }
-        self.cell_keys.resize(self.ring.rows * cols, 0);
+        if self.cell_keys.len() != self.ring.rows * cols {
+            // Keys of another width say nothing of these rows.
+            self.forget_cells();
+            self.cell_keys.resize(self.ring.rows * cols, 0);
+        }
         for ((&row, new), &overhang) in rows.iter().zip(keys.chunks_exact(cols)).zip(overhangs) {
             let frame_row = self.ring.frame_row(row);
-            let (Some(known), Some(start)) = (
-                self.cells_known.get_mut(frame_row),
-                starts.get_mut(frame_row),
-            ) else {
+            let Some(known) = self.cells_known.get_mut(frame_row) else {
                 continue;
             };
-            let old = &mut self.cell_keys[frame_row * cols..(frame_row + 1) * cols];
-            if *known && !overhang {
-                *start = damage::unchanged_prefix(old, new) as u32 * cell_width;
-            }
-            old.copy_from_slice(new);
+            self.cell_keys[frame_row * cols..(frame_row + 1) * cols].copy_from_slice(new);
             *known = !overhang;
         }
-        starts
     }
 }
 

@@ -68,6 +68,16 @@ pub struct Renderer {
 struct RowCells {
     keys: Vec<u128>,
     overhangs: Vec<bool>,
+    /// The pixel each row is drawn from.
+    starts: Vec<u32>,
+}
+
+impl RowCells {
+    fn clear(&mut self) {
+        self.keys.clear();
+        self.overhangs.clear();
+        self.starts.clear();
+    }
 }
 
 /// Where the rows' quads become pixels.
@@ -301,20 +311,33 @@ impl Renderer {
         }
         let mut vertices = std::mem::take(&mut self.scratch);
         let mut cells = std::mem::take(&mut self.row_cells);
-        let row_ends = self.build_rows(view, snapshot, overlay, rows, (&mut vertices, &mut cells));
+        // Only where the rows are composited below are they drawn from their first change:
+        // the keys say what the frame holds.
+        let composited = matches!(self.backend, Backend::Software(..))
+            && matches!(
+                view.frames.as_ref().map(|f| &f.pixels),
+                Some(FramePixels::Memory(_))
+            )
+            && self.atlas.pixels().is_some();
+        let row_ends = self.build_rows(
+            view,
+            snapshot,
+            overlay,
+            (rows, composited),
+            (&mut vertices, &mut cells),
+        );
         let quads = vertices.len() / QUAD_VERTICES;
         let frames = view.frames.as_mut().expect("frames exist");
-        // Only where the rows will be composited below: the keys say what the frame holds.
-        let composited = matches!(self.backend, Backend::Software(..))
-            && matches!(frames.pixels, FramePixels::Memory(_))
-            && self.atlas.pixels().is_some();
         let starts = if composited {
-            frames.unchanged_starts(
-                rows,
-                (&cells.keys, &cells.overhangs),
-                snapshot.cols,
-                self.fonts.metrics().width,
-            )
+            frames.record_cells(rows, (&cells.keys, &cells.overhangs), snapshot.cols);
+            // By frame row, as the compositor takes them.
+            let mut starts = vec![0; frames.ring.rows];
+            for (&row, &start) in rows.iter().zip(&cells.starts) {
+                if let Some(at) = starts.get_mut(frames.ring.frame_row(row)) {
+                    *at = start;
+                }
+            }
+            starts
         } else {
             frames.forget_cells();
             Vec::new()
@@ -347,18 +370,19 @@ impl Renderer {
     }
 
     /// Builds the quads of `rows` into `vertices`, growing or clearing the atlas when its
-    /// glyphs do not fit; returns where each row's quads end.
+    /// glyphs do not fit; returns where each row's quads end. `from_first_change`: each row
+    /// is drawn from its first changed cell (its start in `cells`), and quads left of it are
+    /// not built.
     fn build_rows(
         &mut self,
         view: &PaneView,
         snapshot: &Snapshot,
         overlay: &Overlay,
-        rows: &[usize],
+        (rows, from_first_change): (&[usize], bool),
         (vertices, cells): (&mut Vec<Vertex>, &mut RowCells),
     ) -> Vec<usize> {
         vertices.clear();
-        cells.keys.clear();
-        cells.overhangs.clear();
+        cells.clear();
         let mut row_ends = Vec::with_capacity(rows.len());
         let metrics = self.fonts.metrics();
         let ring = view.frames.as_ref().expect("frames exist").ring;
@@ -377,6 +401,9 @@ impl Renderer {
                 out: vertices,
                 keys: keyed.then_some(&mut cells.keys),
                 overhangs: &mut cells.overhangs,
+                drawn: view.frames.as_ref().filter(|_| from_first_change),
+                starts: &mut cells.starts,
+                skip_to: 0.0,
                 cell_left: 0.0,
                 overhang: false,
             };
@@ -399,8 +426,7 @@ impl Renderer {
                 self.atlas.clear();
             }
             vertices.clear();
-            cells.keys.clear();
-            cells.overhangs.clear();
+            cells.clear();
         }
         tracing::warn!("glyph atlas too small for one frame; some glyphs are missing");
         row_ends

@@ -11,6 +11,7 @@ use crate::boxdraw;
 use crate::damage::{self, Overlay, selected_columns};
 use crate::decorations::Decorations;
 use crate::font::{CellMetrics, Fonts, GlyphStyle, PlacedGlyph};
+use crate::frame::Frames;
 use smallvec::SmallVec;
 
 /// One corner of a quad, as the cell shader reads it.
@@ -99,6 +100,15 @@ pub struct RowBuilder<'a> {
     /// For each row built so far, whether any of its quads reaches left of the cell it
     /// belongs to (an italic or wide glyph, a mark): such a row is drawn whole.
     pub overhangs: &'a mut Vec<bool>,
+    /// What the frame's rows show as last drawn, where rows are drawn from their first
+    /// changed cell (the software renderer compositing into memory); `None` where rows are
+    /// drawn whole.
+    pub drawn: Option<&'a Frames>,
+    /// For each row built so far, the pixel its row is drawn from: its quads left of it were
+    /// not built, and the row's pixels left of it are not drawn again.
+    pub starts: &'a mut Vec<u32>,
+    /// Quads that end at or left of this pixel are not built: the row is drawn from there.
+    pub(crate) skip_to: f32,
     /// The left edge of the cell whose quads are being built, in pixels.
     pub(crate) cell_left: f32,
     /// Whether a quad of the row being built reached left of its cell.
@@ -118,10 +128,15 @@ impl RowBuilder<'_> {
     /// redraw. Cutting the geometry here, rather than discarding fragments in the shader,
     /// keeps every pixel the same and the fragment shader free of `discard`.
     fn push(&mut self, kind: u32, rect: [f32; 4], uv: [f32; 2], color: [f32; 4], clip: [f32; 2]) {
+        self.overhang |= rect[0] < self.cell_left;
+        if rect[0] + rect[2] <= self.skip_to {
+            // No pixel of it is drawn: the row is drawn from `skip_to` on, and compositing
+            // would cut it away (docs/performance.md, "Quads built from the first change").
+            return;
+        }
         let Some(corners) = clipped_corners(rect, uv, clip) else {
             return;
         };
-        self.overhang |= rect[0] < self.cell_left;
         for (pixel, texel) in corners {
             self.out.push(Vertex {
                 pixel,
@@ -182,10 +197,38 @@ impl RowBuilder<'_> {
         // The row's blank tail draws nothing unless selected: it is not looked at.
         let end = content_end.max(selected.map_or(0, |(_, end)| end));
         let shown = &cells[..end.min(cells.len())];
+        let unchanged = self.key_cells(snapshot, overlay, shown, row, colors);
+
+        // Quads only from the first changed cell on (the frame shows the cells before it), unless
+        // a quad reaches left of its cell: then the row is drawn whole, and built again whole.
+        let first_quad = self.out.len();
+        let width = self.metrics.width as f32;
+        self.skip_to = unchanged as f32 * width;
+        self.quads(snapshot, overlay, (cells, shown), (row, clip), colors)?;
+        if self.overhang && unchanged > 0 {
+            self.out.truncate(first_quad);
+            self.skip_to = 0.0;
+            self.quads(snapshot, overlay, (cells, shown), (row, clip), colors)?;
+        }
+        self.starts.push(self.skip_to as u32);
+        self.overhangs.push(self.overhang);
+        Ok(())
+    }
+
+    /// Appends the quads of `row` (its cells, `shown` those before its blank tail), drawn in
+    /// `colors`, but those that end at or left of `skip_to`; notes in `overhang` whether any
+    /// reaches left of its cell.
+    fn quads(
+        &mut self,
+        snapshot: &Snapshot,
+        overlay: &Overlay,
+        (cells, shown): (&[RenderCell], &[RenderCell]),
+        (row, clip): (usize, [f32; 2]),
+        colors: impl Fn(usize, &RenderCell) -> (Rgb, Rgb),
+    ) -> Result<(), AtlasFull> {
         self.overhang = false;
         self.cell_left = 0.0;
-        self.key_cells(snapshot, overlay, shown, row, colors);
-
+        let top = clip[0];
         // Backgrounds, one quad per run of a colour other than the default: the renderer has
         // blanked the row with the default background already (blank.rs).
         let mut run_start = 0;
@@ -233,13 +276,13 @@ impl RowBuilder<'_> {
                 clip,
             )?;
         }
-        self.overhangs.push(self.overhang);
         Ok(())
     }
 
     /// Appends the keys of the row's cells to `keys`: `shown` (the cells before its blank
     /// tail) by what they show in `colors`, the rest as the blank tail, the cursor's cells as
-    /// always redrawn.
+    /// always redrawn. Returns how many cells at the row's start the frame shows already
+    /// ([`damage::unchanged_prefix`] against [`Frames::drawn_cells`]; 0 where not known).
     fn key_cells(
         &mut self,
         snapshot: &Snapshot,
@@ -247,9 +290,9 @@ impl RowBuilder<'_> {
         shown: &[RenderCell],
         row: usize,
         colors: impl Fn(usize, &RenderCell) -> (Rgb, Rgb),
-    ) {
+    ) -> usize {
         let Some(keys) = self.keys.as_deref_mut() else {
-            return;
+            return 0;
         };
         let start = keys.len();
         keys.resize(
@@ -267,6 +310,9 @@ impl RowBuilder<'_> {
                 *key = damage::ALWAYS_REDRAWN;
             }
         }
+        self.drawn
+            .and_then(|frames| frames.drawn_cells(row, snapshot.cols))
+            .map_or(0, |drawn| damage::unchanged_prefix(drawn, keys))
     }
 
     /// Draws the cell's character: a sprite for box drawing, else its shaped glyphs.

@@ -304,6 +304,8 @@ fn damage_equals_full_redraw(compositing: Way) {
 /// Glyphs that reach left of their cells (here all of them, moved 3 pixels left) are drawn
 /// over the cells before them: a row with such a glyph, as drawn or as it will be, is drawn
 /// whole, not from its first changed cell, or what they drew there would stay (or be missing).
+/// The last step writes after spaces into a row drawn blank, known to the frame: its quads
+/// are built from the first change, meet a glyph reaching left, and are built again whole.
 #[test]
 fn rows_whose_glyphs_reach_left_of_their_cells_are_drawn_whole() {
     let fonts = FontConfig {
@@ -314,9 +316,15 @@ fn rows_whose_glyphs_reach_left_of_their_cells_are_drawn_whole() {
     let mut full = Offscreen::software(&fonts).expect("the software renderer");
     let mut replay = Replay::new(20, 3, 0);
     let mut snapshot = Snapshot::default();
-    for (i, step) in [&b"abjjjj"[..], b"\rab\x1b[K", b"\rabxy", b"\rabxz"]
-        .iter()
-        .enumerate()
+    for (i, step) in [
+        &b"abjjjj"[..],
+        b"\rab\x1b[K",
+        b"\rabxy",
+        b"\rabxz",
+        b"\x1b[3;1H     jj",
+    ]
+    .iter()
+    .enumerate()
     {
         replay.feed(step);
         replay.update_snapshot(&mut snapshot);
@@ -329,6 +337,54 @@ fn rows_whose_glyphs_reach_left_of_their_cells_are_drawn_whole() {
             "step {i}: the row drawn from its first change differs from a full redraw"
         );
     }
+}
+
+/// A row drawn from its first changed cell has its quads built from there too: lines that
+/// share their start (a build's log, rows of a table) cost quads only for what changed, and
+/// still show what a full redraw shows.
+#[test]
+fn quads_are_built_only_from_a_rows_first_change() {
+    let fonts = FontConfig::default();
+    let mut damage = Offscreen::software(&fonts).expect("the software renderer");
+    let mut full = Offscreen::software(&fonts).expect("the software renderer");
+    let mut replay = Replay::new(40, 4, 0);
+    let mut snapshot = Snapshot::default();
+    // Four log lines, then the same four with each module's last digit changed.
+    let page = |first: u32| -> String {
+        (0..4)
+            .map(|row| {
+                format!(
+                    "\x1b[{};1H transform pkg/module-{:05}.js",
+                    row + 1,
+                    first + row
+                )
+            })
+            .collect()
+    };
+    let mut quads = Vec::new();
+    for (i, step) in [page(0), page(5)].iter().enumerate() {
+        replay.feed(step.as_bytes());
+        replay.update_snapshot(&mut snapshot);
+        let mut full_snapshot = snapshot.clone();
+        let report = damage.render(&mut snapshot);
+        full.view.invalidate();
+        let redrawn = full.render_image(&mut full_snapshot).unwrap();
+        assert!(
+            damage.read_frame().unwrap() == redrawn,
+            "step {i}: rows built from their first change differ from a full redraw"
+        );
+        quads.push((report.quads, report.rows_drawn_in_part));
+    }
+    // 24 glyphs a row before the change: a hundred quads in the first frame, and in the
+    // second the four from the changed digit on (`5.js`) a row and the cursor's (up to four,
+    // hollow).
+    let ((first, _), (second, in_part)) = (quads[0], quads[1]);
+    assert!(first >= 4 * 28, "the first frame built {first} quads");
+    assert_eq!(in_part, 4, "rows drawn from their first change");
+    assert!(
+        second <= 4 * 4 + 4,
+        "the second frame built {second} quads, not only from its changes"
+    );
 }
 
 /// Rows composited on the CPU are the GPU pipeline's pixels: the same recorded session drawn
