@@ -20,6 +20,14 @@
 #   take each benchmark's median over all rounds' samples. This machine drifts by more than the
 #   terminals differ on the scrolling benchmarks: in two single runs of 2026-12-03 minutes
 #   apart, whichever terminal ran second was faster on them by 10-25% (docs/benchmarks.md).
+#
+# The arms take turns benchmark by benchmark, not terminal by terminal: each benchmark runs in
+# every arm (rotated) before the next benchmark starts, a fresh terminal each time. A slow spell
+# of the machine lasts seconds to tens of seconds (on 2026-12-06 one terminal's samples of three
+# scrolling benchmarks in a row took 2.5x its usual time, and st's first samples of `scrolling`
+# in another round 2x); run terminal by terminal, such a spell lands on one terminal's run of
+# several benchmarks, where benchmark by benchmark it is spread over the arms, each arm's run of
+# one benchmark lasting MAX_SECS (docs/benchmarks.md, "vtebench").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 max_secs=${1:-10}
@@ -47,16 +55,27 @@ fi
 arms=(drain "${terminals[@]}")
 rounds=${ROUNDS:-1}
 count=${#arms[@]}
+# One directory per benchmark, so that vtebench runs one at a time.
+benchmarks=()
+for dir in "$root/vtebench-$version/benchmarks"/*/; do
+  name=$(basename "$dir")
+  mkdir -p "$tmp/only/$name"
+  ln -sfn "$dir" "$tmp/only/$name/$name"
+  benchmarks+=("$name")
+done
 for r in $(seq 0 $((rounds - 1))); do
-  for i in $(seq 0 $((count - 1))); do
-    t=${arms[$(((i + r) % count))]}
-    echo "round $((r + 1)): vtebench in $t ($max_secs s per benchmark)..." >&2
-    host=(--terminal "$t")
-    [ "$t" = drain ] && host=(--drain)
-    "$bin/sluice-bench" run-in "${host[@]}" --size 100x30 --timeout 1800 -- \
-      "$root/bin/vtebench" -b "$root/vtebench-$version/benchmarks" --max-secs "$max_secs" \
-      --silent --dat "$tmp/$t.$r.dat"
-    [ -s "$tmp/$t.$r.dat" ] || echo "$t: vtebench left no results in round $((r + 1))" >&2
+  for b in "${!benchmarks[@]}"; do
+    bench=${benchmarks[$b]}
+    for i in $(seq 0 $((count - 1))); do
+      t=${arms[$(((i + r + b) % count))]}
+      echo "round $((r + 1)): $bench in $t ($max_secs s)..." >&2
+      host=(--terminal "$t")
+      [ "$t" = drain ] && host=(--drain)
+      "$bin/sluice-bench" run-in "${host[@]}" --size 100x30 --timeout 600 -- \
+        "$root/bin/vtebench" -b "$tmp/only/$bench" --max-secs "$max_secs" \
+        --silent --dat "$tmp/$t.$r.$bench.dat"
+      [ -s "$tmp/$t.$r.$bench.dat" ] || echo "$t: no results for $bench in round $((r + 1))" >&2
+    done
   done
 done
 
@@ -72,7 +91,7 @@ for name in names:
         path = os.path.join(tmp, entry)
         if not (entry.startswith(name + ".") and entry.endswith(".dat")):
             continue
-        if entry.count(".") != 2 or os.path.getsize(path) == 0:
+        if entry.count(".") != 3 or os.path.getsize(path) == 0:
             continue
         lines = open(path).read().split("\n")
         header = lines[0].split()
