@@ -25,8 +25,9 @@ pub fn advance_vte<H: Handler>(
 
 /// What the differential tests compare Sluice's feed with: vte driving a `Term` through the
 /// `Handler` the feed gives it (`Term`'s own, with the output caps and the mend of an orphan
-/// spacer: `feed::forward`), without the feed's fast path, its prescan or the pieces it cuts
-/// the bytes into, and each call given as [`advance_vte`] gives it.
+/// spacer: `feed::forward`), without the feed's fast path, its prescan, its erase of whole
+/// lines (`feed::erase`: here `Term` erases) or the pieces it cuts the bytes into, and each
+/// call given as [`advance_vte`] gives it.
 ///
 /// Before, the reference was `Term` alone, and every place where Sluice's terminal differs
 /// from it on purpose needed a rule in the comparison. The mend did not fit one: a plain
@@ -48,7 +49,7 @@ impl Reference {
 
     /// Parses `bytes` into `term`.
     pub fn advance<L: EventListener>(&mut self, term: &mut Term<L>, bytes: &[u8]) {
-        let mut forward = crate::feed::forward::Forward::new(term, &mut self.mirror);
+        let mut forward = crate::feed::forward::Forward::reference(term, &mut self.mirror);
         advance_vte(&mut self.processor, &mut forward, bytes);
     }
 }

@@ -1,10 +1,11 @@
 //! The `Handler` vte drives: `Term`'s own, with three things observed on the way through.
 //!
 //! Every call is passed to `Term` unchanged, except where output asks for more than the terminal
-//! keeps ([`limits`](super::limits)). On the way, [`Forward`] notes whether the byte the fast
-//! path probed with was printed, mirrors what `Term` keeps private ([`Mirror`]), counts the
-//! work asked for and, at each line feed, prefetches the scrollback row a later scroll will
-//! recycle.
+//! keeps ([`limits`](super::limits)) and a whole line's erase, which is done to the same
+//! effect without writing the cells that are blank already ([`erase`](super::erase)). On the
+//! way, [`Forward`] notes whether the byte the fast path probed with was printed, mirrors
+//! what `Term` keeps private ([`Mirror`]), counts the work asked for and, at each line feed,
+//! prefetches the scrollback row a later scroll will recycle.
 
 use alacritty_terminal::event::EventListener;
 use alacritty_terminal::grid::Dimensions;
@@ -35,6 +36,9 @@ pub(crate) struct Forward<'a, L: EventListener> {
     mirror: &'a mut Mirror,
     watched: Option<char>,
     saw_watched: bool,
+    /// Whole lines are erased by `Term::clear_line` itself, not [`erase`](super::erase): the
+    /// differential tests' reference, so that they judge the feed's erase too.
+    erase_in_term: bool,
 }
 
 impl<'a, L: EventListener> Forward<'a, L> {
@@ -44,6 +48,16 @@ impl<'a, L: EventListener> Forward<'a, L> {
             mirror,
             watched: None,
             saw_watched: false,
+            erase_in_term: false,
+        }
+    }
+
+    /// The `Handler` of the differential tests' reference ([`crate::testing::Reference`]):
+    /// this one, with lines erased by `Term` itself.
+    pub(crate) fn reference(term: &'a mut Term<L>, mirror: &'a mut Mirror) -> Self {
+        Self {
+            erase_in_term: true,
+            ..Self::new(term, mirror)
         }
     }
 
@@ -154,6 +168,14 @@ impl<L: EventListener> Handler for Forward<'_, L> {
         limits::mend_orphan_spacer(self.term)
     }
 
+    fn clear_line(&mut self, mode: LineClearMode) {
+        if self.erase_in_term {
+            self.term.clear_line(mode)
+        } else {
+            super::erase::clear_line(self.term, mode)
+        }
+    }
+
     fn decaln(&mut self) {
         self.mirror
             .add_work((self.term.columns() * self.term.screen_lines()) as u64);
@@ -190,7 +212,6 @@ impl<L: EventListener> Handler for Forward<'_, L> {
         move_forward_tabs(count: u16);
         save_cursor_position();
         restore_cursor_position();
-        clear_line(mode: LineClearMode);
         clear_screen(mode: ClearMode);
         clear_tabs(mode: TabulationClearMode);
         set_tabs(interval: u16);

@@ -41,6 +41,7 @@
 //! the plain side compared within the combining-mark cap.
 
 mod ascii;
+mod erase;
 mod escapes;
 pub(crate) mod forward;
 pub(crate) mod limits;
