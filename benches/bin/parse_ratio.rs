@@ -8,8 +8,10 @@
 //! scrollback, 160×50). A short HISTORY keeps the rows that scrolling recycles in cache, which
 //! shows what the cold rows of a full scrollback cost (docs/performance.md, "Parse
 //! throughput"). Besides the benchmark payloads there is `yes`: `y` and a line end, over and
-//! over, what vtebench's scrolling benchmarks write; and `build_log`, the Metro-like build's
-//! output (`sluice-bench metro-sim --log-every 1`) without its pauses.
+//! over, what vtebench's scrolling benchmarks write; `build_log`, the Metro-like build's
+//! output (`sluice-bench metro-sim --log-every 1`) without its pauses; and `ninja`, a build
+//! tool's status written over the last and its tail cleared, now and then a warning on a line
+//! of its own.
 //!
 //! `--sluice-only` times Sluice alone, to compare two builds of it: a side's rate depends on
 //! what runs between its rounds (on `yes` at 100×30, vte parsed 49 MiB/s on its own and 125
@@ -57,6 +59,9 @@ fn payload_bytes(name: &str, mib: usize) -> Vec<u8> {
     if name == "build_log" {
         return build_log(mib << 20);
     }
+    if name == "ninja" {
+        return ninja(mib << 20);
+    }
     as_the_pty_delivers(&payload(name, mib << 20).expect("known payload"))
 }
 
@@ -66,6 +71,32 @@ fn payload_bytes(name: &str, mib: usize) -> Vec<u8> {
 fn build_log(len: usize) -> Vec<u8> {
     let build = as_the_pty_delivers(&metro::output(metro::WARM_MODULES, 600));
     build.repeat(len.div_ceil(build.len()))
+}
+
+/// `len` bytes or a little more of a ninja build's output as the PTY delivers it: each step's
+/// status written over the last from the first column and its tail cleared (`CR`, the
+/// status, `CSI K`, as ninja's smart terminal output prints it), the statuses of different
+/// lengths; every 25th step's compiler output (a warning) printed on a line of its own, so
+/// that the rows go into the scrollback.
+fn ninja(len: usize) -> Vec<u8> {
+    let mut out = String::with_capacity(len + 4096);
+    let mut step = 0usize;
+    while out.len() < len {
+        step += 1;
+        let depth = "nested/".repeat(step % 5);
+        out.push_str(&format!(
+            "\r[{step}/99999] Building CXX object src/CMakeFiles/core.dir/{depth}module_{}.cc.o\x1b[K",
+            step % 997
+        ));
+        if step.is_multiple_of(25) {
+            out.push_str(&format!(
+                "\nsrc/module_{}.cc:{}:9: warning: unused variable 'tmp' [-Wunused-variable]\n",
+                step % 997,
+                step % 400
+            ));
+        }
+    }
+    as_the_pty_delivers(out.as_bytes())
 }
 
 /// `COLSxROWS` as columns and lines.
@@ -98,7 +129,10 @@ fn main() {
         "{:<10} {:>12} {:>12} {:>8}",
         "payload", "sluice_MiB/s", "vte_MiB/s", "ratio"
     );
-    let names = PAYLOADS.iter().copied().chain(["yes", "build_log"]);
+    let names = PAYLOADS
+        .iter()
+        .copied()
+        .chain(["yes", "build_log", "ninja"]);
     for name in names.filter(|p| only.is_none_or(|o| o == p)) {
         let bytes = payload_bytes(name, mib);
         let mut plain = terminal(&bytes, history, size);
