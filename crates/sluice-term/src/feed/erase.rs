@@ -171,9 +171,10 @@ mod tests {
     }
 
     #[test]
-    fn an_erase_at_the_first_column_with_a_wrap_pending_keeps_it() {
+    fn an_erase_with_a_wrap_pending_keeps_it() {
         // Twelve characters in twelve columns leave the cursor on the last with a wrap
-        // pending; after CR it is in the first column without one.
+        // pending: the whole line's erase keeps it (the next character goes to the next
+        // line), and an erase to the right does nothing.
         for mode in 0..2 {
             same_as_term(b"0123456789ab", mode, b"next", false);
             same_as_term(b"\r\n0123456789ab", mode, b"z", true);
