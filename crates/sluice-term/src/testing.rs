@@ -3,7 +3,8 @@
 
 use alacritty_terminal::event::EventListener;
 use alacritty_terminal::grid::Dimensions;
-use alacritty_terminal::index::Line;
+use alacritty_terminal::index::{Line, Point, Side};
+use alacritty_terminal::selection::{Selection, SelectionType};
 use alacritty_terminal::term::{Term, TermDamage};
 use alacritty_terminal::vte::ansi::{Handler, Processor, StdSyncHandler};
 
@@ -21,6 +22,14 @@ pub fn advance_vte<H: Handler>(
         processor.advance(handler, finishing);
     }
     processor.advance(handler, rest);
+}
+
+/// A selection from `start` to `end`, both cells in it, as dragging from one to the other
+/// makes.
+pub fn selection(start: Point, end: Point) -> Selection {
+    let mut selection = Selection::new(SelectionType::Simple, start, Side::Left);
+    selection.update(end, Side::Right);
+    selection
 }
 
 /// What the differential tests compare Sluice's feed with: vte driving a `Term` through the

@@ -494,8 +494,8 @@ fn short_lines_take_the_fast_path() {
 /// anywhere by the reads, a selection and the vi cursor in the way.
 #[test]
 fn lines_that_scroll_a_region_are_the_same_written_a_region_at_a_time() {
-    use alacritty_terminal::index::{Column, Line, Point, Side};
-    use alacritty_terminal::selection::{Selection, SelectionType};
+    use alacritty_terminal::index::{Column, Line, Point};
+    use sluice_term::testing::selection;
     let setups: &[(&str, &[u8], bool)] = &[
         ("the whole screen", b"", true),
         ("the whole other screen", b"\x1b[?1049h", true),
@@ -525,13 +525,10 @@ fn lines_that_scroll_a_region_are_the_same_written_a_region_at_a_time() {
             reference.advance(&mut plain, setup);
             feeder.advance(&mut fast, setup);
             for term in [&mut plain, &mut fast] {
-                let mut selection = Selection::new(
-                    SelectionType::Simple,
+                term.selection = Some(selection(
                     Point::new(Line(20), Column(3)),
-                    Side::Left,
-                );
-                selection.update(Point::new(Line(22), Column(9)), Side::Right);
-                term.selection = Some(selection);
+                    Point::new(Line(22), Column(9)),
+                ));
                 term.vi_mode_cursor.point = Point::new(Line(21), Column(0));
             }
             feed_both_in_pieces(

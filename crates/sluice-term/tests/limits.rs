@@ -96,9 +96,9 @@ fn work_is_counted_and_a_budget_stops_after_rep() {
 /// of the line and a selection from column 0 work.
 #[test]
 fn deleting_half_a_wide_character_at_column_zero_panics_no_more() {
-    use alacritty_terminal::index::{Column, Line, Point, Side};
-    use alacritty_terminal::selection::{Selection, SelectionType};
+    use alacritty_terminal::index::{Column, Line, Point};
     use alacritty_terminal::term::cell::Flags;
+    use sluice_term::testing::selection;
     use sluice_term::{Replay, Snapshot};
 
     let mut replay = Replay::new(20, 5, 10);
@@ -115,10 +115,10 @@ fn deleting_half_a_wide_character_at_column_zero_panics_no_more() {
         row[Column(1)].flags.contains(Flags::WIDE_CHAR),
         "the next one moved up"
     );
-    let start = Point::new(Line(0), Column(0));
-    let mut selection = Selection::new(SelectionType::Simple, start, Side::Left);
-    selection.update(Point::new(Line(0), Column(9)), Side::Right);
-    term.selection = Some(selection);
+    term.selection = Some(selection(
+        Point::new(Line(0), Column(0)),
+        Point::new(Line(0), Column(9)),
+    ));
     assert_eq!(term.selection_to_string().as_deref(), Some(" 字 after"));
 }
 

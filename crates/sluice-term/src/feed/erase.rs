@@ -55,13 +55,12 @@ pub(super) fn clear_line<L: EventListener>(term: &mut Term<L>, mode: LineClearMo
 
 #[cfg(test)]
 mod tests {
-    use alacritty_terminal::index::{Column, Line, Point, Side};
-    use alacritty_terminal::selection::{Selection, SelectionType};
+    use alacritty_terminal::index::{Column, Line, Point};
     use alacritty_terminal::term::test::TermSize;
     use alacritty_terminal::term::{Config, Term};
     use alacritty_terminal::vte::ansi::{Handler, LineClearMode, Processor, StdSyncHandler};
 
-    use crate::testing::term_state;
+    use crate::testing::{selection, term_state};
 
     use alacritty_terminal::event::VoidListener as Void;
 
@@ -98,13 +97,10 @@ mod tests {
             // What was drawn before the erase is not the erase's damage.
             t.reset_damage();
             if select {
-                let mut selection = Selection::new(
-                    SelectionType::Simple,
+                t.selection = Some(selection(
                     Point::new(Line(0), Column(0)),
-                    Side::Left,
-                );
-                selection.update(Point::new(Line(3), Column(5)), Side::Right);
-                t.selection = Some(selection);
+                    Point::new(Line(3), Column(5)),
+                ));
             }
         }
         plain.clear_line(mode(mode_number));
