@@ -23,6 +23,9 @@
 //!   Everything else does.
 //! - Short lines at the bottom of a scroll region are written after one scroll for as many
 //!   as the region has ([`scrolled`]), not one scroll each.
+//! - A whole line's erase (`CSI 2 K`, or `CSI K` from the first column) writes only the cells
+//!   written since the row was last cleared, and leaves the row unoccupied, so that its reset
+//!   when scrolling recycles it does not write every cell either ([`erase`]).
 //! - While recent lines are long enough to be worth it, each line feed prefetches the
 //!   scrollback row that a later line feed will recycle ([`ascii::prefetch_recycled_row`]),
 //!   so the reset finds it in cache.
