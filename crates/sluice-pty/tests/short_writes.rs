@@ -1,6 +1,6 @@
 //! A fast stream of short lines, each handed to the master's side on its own by the line
 //! discipline (vtebench's `scrolling`), is read through the reader's busy waits whole and in
-//! order, and a flood of full reads never makes it wait: real PTYs and real programs.
+//! order, and a flood of full reads (almost) never makes it wait: real PTYs and real programs.
 
 mod common;
 
@@ -33,7 +33,7 @@ fn a_stream_of_short_lines_is_waited_for_and_arrives_whole() {
 }
 
 #[test]
-fn a_flood_of_full_reads_is_never_waited_for() {
+fn a_flood_of_full_reads_is_almost_never_waited_for() {
     // Long lines in big writes, raw (no `\r\n`): the line discipline's buffer is full at
     // almost every read.
     const BYTES: usize = 32 << 20;
@@ -42,9 +42,16 @@ fn a_flood_of_full_reads_is_never_waited_for() {
     let received = read_all(&mut ring, BYTES);
     assert!(received.iter().all(|&b| b == 0), "the flood came whole");
     let stats = pty.stats().snapshot();
-    assert_eq!(
-        stats.short_writes_waits, 0,
-        "{} reads of {} bytes: a flood that fills the kernel must not wait",
-        stats.reads, stats.bytes_read
+    // Not one wait, ideally; but a scheduling hiccup on a busy two-vCPU machine can hand the
+    // reader eight short reads in a row mid-flood (CI once counted 1 wait in 8,207 reads).
+    // The rule this guards against, waiting after any short read (CALM_READS set to 1,
+    // tried), waited in 28–517 of some 8,100 reads in eight runs: one wait in a thousand
+    // reads (8 here) tells them apart.
+    assert!(
+        stats.short_writes_waits * 1000 <= stats.reads,
+        "{} waits in {} reads of {} bytes: a flood that fills the kernel must not wait",
+        stats.short_writes_waits,
+        stats.reads,
+        stats.bytes_read
     );
 }
