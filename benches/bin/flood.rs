@@ -1,7 +1,7 @@
 //! `flood`: writes a deterministic payload to stdout as fast as the terminal takes it, and
 //! reports how long its writes took: the writing program's view of the terminal.
 //!
-//! Usage: flood PAYLOAD BYTES [REPORT_FILE]
+//! Usage: `flood PAYLOAD BYTES [REPORT_FILE]`
 //! The report (JSON: bytes, seconds in write, longest write) goes to REPORT_FILE, never to
 //! stdout, so it is not mixed into the measured output.
 

@@ -2,7 +2,7 @@
 //! rasterises on threads of its own), for each kind of change, with ratios against the
 //! one-row change measured in the same run.
 //!
-//! Usage: frame-cpu [FRAMES] [gpu|software] [CHANGE]   (default 200 per scenario, on the
+//! Usage: `frame-cpu [FRAMES] [gpu|software] [CHANGE]`   (default 200 per scenario, on the
 //! default GPU adapter, every change; medians over rounds of 10 frames; CHANGE is one of the
 //! names printed, e.g. `log_page`, to profile one alone). With `software` the frames are
 //! drawn by the software renderer, into memory: what a window adds to show them is not

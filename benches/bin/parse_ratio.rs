@@ -3,7 +3,7 @@
 //! ratio. Time is the thread's CPU time, and rounds are interleaved: on a shared machine two
 //! criterion runs minutes apart differed by a third with no change in between.
 //!
-//! Usage: parse-ratio [--sluice-only] [ROUNDS] [MIB] [PAYLOAD|all] [HISTORY] [COLSxROWS]
+//! Usage: `parse-ratio [--sluice-only] [ROUNDS] [MIB] [PAYLOAD|all] [HISTORY] [COLSxROWS]`
 //! (defaults: 9 rounds of 8 MiB, every payload, alacritty_terminal's default 10,000 lines of
 //! scrollback, 160×50). A short HISTORY keeps the rows that scrolling recycles in cache, which
 //! shows what the cold rows of a full scrollback cost (docs/performance.md, "Parse

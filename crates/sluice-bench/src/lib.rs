@@ -1,6 +1,6 @@
 //! `sluice-bench`: tools for measuring any terminal.
 //!
-//! - [`write`]: a terminal's read capacity, measured from inside it;
+//! - [`mod@write`]: a terminal's read capacity, measured from inside it;
 //! - [`reader`]: how a program behaves behind a slow, stalled or XOFF-ed reader;
 //! - [`capacity`]: how much a PTY or a pipe holds with nobody reading;
 //! - [`metro`]: a stand-in for a bundler's dev server, to see what the terminal costs a build;

@@ -7,7 +7,7 @@
 //! A value of the wrong type or out of range keeps its default and is reported (on stderr
 //! and in the log), as is an unknown option. `import = [paths]` merges other files under this
 //! one; `-o KEY=VALUE` options go over everything. The window reloads the file when it
-//! changes ([`watch`]); a file that no longer parses keeps the configuration running.
+//! changes ([`fn@watch`]); a file that no longer parses keeps the configuration running.
 
 /// Font sizes in points that Sluice accepts, from the file, `--font-size` or Ctrl+=/Ctrl+-.
 pub const FONT_SIZES: std::ops::RangeInclusive<f32> = 3.0..=200.0;

@@ -1,6 +1,6 @@
 //! Every option, defined once: its section, name, type, default, check and documentation.
 //!
-//! [`options!`] turns the list below into the configuration's structs (one per section), their
+//! `options!` turns the list below into the configuration's structs (one per section), their
 //! defaults, the lenient reader's calls (each with its key path and check), and the table
 //! that `sluice --print-config` prints and docs/configuration.md holds (a test keeps the doc
 //! equal to it). Adding an option is one entry here; nothing else restates it.

@@ -294,7 +294,7 @@ impl RingProducer {
     /// given every byte it read back. `MADV_DONTNEED` drops those pages, and the next write to
     /// one of them faults in a zeroed page (it is uninitialised space to the ring either way).
     ///
-    /// A ring backed by huge pages for a flood ([`use_huge_pages`](Self::use_huge_pages)) is
+    /// A ring backed by huge pages for a flood (`use_huge_pages`) is
     /// given back whole, [`KEEP_RESIDENT`] too: dropping part of a 2 MiB page unmaps that part
     /// but leaves the page allocated, uncounted in the process's RSS, until the kernel runs
     /// short of memory and splits it (`thp_deferred_split_page` in `/proc/vmstat` counted one

@@ -8,7 +8,7 @@
 //! terminals keep a flag on the row; alacritty_terminal's rows have no room for one, and every
 //! bit of a cell's flags is taken. What moves with a cell through all three is the cell's
 //! extra data, so a mark rides on the *first cell printed after it*, as an OSC 8 hyperlink
-//! whose id no program can write ([`ID_PREFIX`] starts with a C0 control, which an OSC string
+//! whose id no program can write (`ID_PREFIX` starts with a C0 control, which an OSC string
 //! cannot hold). The link has no target: [`Terminal::hyperlink_at`](crate::Terminal) does not
 //! see it, and nothing else reads links. A mark is lost when its cell is overwritten, which
 //! is what happens to the prompt it marks; a shell that redraws its prompt sends the mark

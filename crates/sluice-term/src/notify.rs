@@ -5,7 +5,7 @@
 //! Everything here is program output, so it is treated as hostile: controls become spaces
 //! (a notification daemon may interpret markup or escapes), and title and body are cut to
 //! [`MAX_TITLE_CHARS`] and [`MAX_BODY_CHARS`]. A kitty notification in chunks is held until
-//! its last chunk, at most [`MAX_KITTY_PENDING_BYTES`] of it; what is over is dropped.
+//! its last chunk, at most `MAX_KITTY_PENDING_BYTES` of it; what is over is dropped.
 
 /// The longest title kept, in characters: a notification shows one line of it.
 pub const MAX_TITLE_CHARS: usize = 128;

@@ -9,7 +9,7 @@ use alacritty_terminal::term::{Term, TermDamage};
 use alacritty_terminal::vte::ansi::{Handler, Processor, StdSyncHandler};
 
 /// `Processor::advance`, with the UTF-8 continuation bytes at the start of `bytes` given alone
-/// first, as Sluice's feed gives every call ([`crate::feed::finishing_split`]): the plain
+/// first, as Sluice's feed gives every call (`feed::finishing_split`): the plain
 /// terminal the differential tests compare against is vte without the bug that would make it
 /// drop a character after one a read split (alacritty/vte#159).
 pub fn advance_vte<H: Handler>(

@@ -25,7 +25,7 @@ pub struct Cli {
     #[arg(short = 'T', long, value_name = "TITLE")]
     pub title: Option<String>,
 
-    /// The window's class, GENERAL[,INSTANCE] (X11 WM_CLASS; Wayland app id).
+    /// The window's class: GENERAL, or GENERAL,INSTANCE (X11 WM_CLASS; Wayland app id).
     #[arg(long, value_name = "GENERAL[,INSTANCE]")]
     pub class: Option<String>,
 

@@ -40,7 +40,7 @@ pub enum DrainStyle {
     /// Blocks in `read(2)`: the CPU halts until the kernel wakes it.
     Blocking,
     /// Reads without blocking and yields the CPU when the kernel is empty, for up to
-    /// [`YIELD_FOR`], then blocks in `poll(2)`: the CPU stays awake through a burst.
+    /// `YIELD_FOR` (1 ms), then blocks in `poll(2)`: the CPU stays awake through a burst.
     Yielding,
 }
 

@@ -1,5 +1,5 @@
 //! The comparison as a Markdown table: one column per arm, one row per figure, each the
-//! median over the rounds (ratios are taken round by round first, see [`stats`]).
+//! median over the rounds (ratios are taken round by round first, see [`super::stats`]).
 
 use super::stats::{median_of, range, ratios_to_drain};
 use super::{ArmRound, Comparison, DRAIN, TERMINAL_TRIES, TRIES, WindowRun};

@@ -30,7 +30,7 @@ const PREFETCH_AHEAD: i32 = 2;
 /// prefetches: its rows are a few cache lines each.
 pub(super) const PREFETCH_MIN_CELLS: usize = 32;
 
-/// Whether [`write`] may stand in for `Term::input`: the cases it does not handle (insert mode
+/// Whether [`fn@write`] may stand in for `Term::input`: the cases it does not handle (insert mode
 /// shifting the row, a charset that maps ASCII to other glyphs) are off.
 pub(super) fn can_write<L: EventListener>(term: &Term<L>, active_charset: CharsetIndex) -> bool {
     !term.mode().contains(TermMode::INSERT)

@@ -1,7 +1,7 @@
 //! The `Handler` vte drives: `Term`'s own, with three things observed on the way through.
 //!
 //! Every call is passed to `Term` unchanged, except where output asks for more than the terminal
-//! keeps ([`limits`](super::limits)) and a whole line's erase, which is done to the same
+//! keeps ([`super::limits`]) and a whole line's erase, which is done to the same
 //! effect without writing the cells that are blank already ([`erase`](super::erase)). On the
 //! way, [`Forward`] notes whether the byte the fast path probed with was printed, mirrors
 //! what `Term` keeps private ([`Mirror`]), counts the work asked for and, at each line feed,

@@ -149,7 +149,7 @@ impl Feeder {
         self.escapes_executed
     }
 
-    /// Lines written so far after one scroll for many ([`scrolled`]): what the differential
+    /// Lines written so far after one scroll for many (`scrolled`): what the differential
     /// tests check was exercised.
     pub fn lines_scrolled_together(&self) -> u64 {
         self.lines_scrolled_together
@@ -185,7 +185,7 @@ impl Feeder {
     }
 
     /// The work parsing asked of the terminal since the last call, in cells (see
-    /// [`Mirror::take_work`]): how the parser bounds a hold of the lock whatever a sequence
+    /// `Mirror::take_work`): how the parser bounds a hold of the lock whatever a sequence
     /// asks for.
     pub fn take_work(&mut self) -> u64 {
         self.mirror.take_work()
@@ -197,7 +197,7 @@ impl Feeder {
     }
 
     /// Parses `bytes` into `term`, as `Processor::advance` would, within the caps of
-    /// [`limits`] and [`prescan`].
+    /// `feed::limits` and `feed::prescan`.
     pub fn advance<L: EventListener>(&mut self, term: &mut Term<L>, bytes: &[u8]) {
         self.advance_within(term, bytes, u64::MAX);
     }

@@ -20,7 +20,7 @@
 /// The largest legitimate OSC strings are OSC 52 clipboard writes: 1 MiB carries 768 KiB of
 /// text in base64, more than any clipboard copy through a terminal needs (kitty splits larger
 /// ones into chunks of 4 KiB). Titles and links are capped much lower after parsing
-/// ([`super::limits`]).
+/// (`feed::limits`).
 pub const MAX_OSC_BYTES: usize = 1 << 20;
 
 const BEL: u8 = 0x07;
