@@ -133,6 +133,15 @@ pub(crate) fn run(
                         prefault.flood_over();
                     }
                 }
+                // In a trickle, sleep the pause now rather than after the kernel's wake-up:
+                // one wake-up a cycle instead of two (trickle.rs).
+                let caught_up = Instant::now();
+                if let Some(pause) = trickle.pause_on_catching_up(caught_up, stats.input_writes()) {
+                    stats.record_gathering();
+                    std::thread::sleep(pause);
+                    trickle.slept(caught_up);
+                    continue;
+                }
                 let waiting = Instant::now();
                 let release_at = ring.holds_idle_memory().then_some(RELEASE_AFTER_QUIET);
                 match wait_for(fd, libc::POLLIN, &stop.pipe, release_at) {
