@@ -142,7 +142,7 @@ pub(crate) fn run(
                     trickle.slept(caught_up);
                     continue;
                 }
-                let waiting = Instant::now();
+                let waiting = caught_up;
                 let release_at = ring.holds_idle_memory().then_some(RELEASE_AFTER_QUIET);
                 match wait_for(fd, libc::POLLIN, &stop.pipe, release_at) {
                     Ok(ready @ (Ready::Fd | Ready::Timeout)) => {
