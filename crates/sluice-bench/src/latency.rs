@@ -4,8 +4,9 @@
 //! (`cat` in raw mode) and waits for it to come back: written by the PTY writer thread, echoed
 //! by the child, read by the reader thread into the ring, parsed by the parser thread, which
 //! routes the title to the application and wakes it; the sample ends when the woken thread has
-//! copied the screen into a snapshot, as a frame would. Optionally a second process floods the
-//! same terminal with output meanwhile, so the echo has to queue behind it.
+//! copied the screen into a snapshot, as a frame would. Optionally a second process writes to
+//! the same terminal meanwhile ([`Load`]): a build's log, a line at a time, which the reader
+//! reads through pauses (`sluice_pty::trickle`), or a flood the echo has to queue behind.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -45,24 +46,56 @@ pub fn percentiles(mut samples: Vec<Duration>) -> Percentiles {
     }
 }
 
+/// What else the terminal reads while the echoes are measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Load {
+    /// Nothing.
+    Idle,
+    /// A build's log: a 45-byte line every 180 µs or so, as the Metro-like build writes
+    /// (`sluice-bench metro-sim`), which the reader takes as a trickle.
+    Trickle,
+    /// `yes` writing as fast as it can.
+    Flood,
+}
+
+impl Load {
+    pub const ALL: [Load; 3] = [Load::Idle, Load::Trickle, Load::Flood];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Load::Idle => "idle",
+            Load::Trickle => "trickle",
+            Load::Flood => "flood",
+        }
+    }
+
+    /// The shell command that makes the load, in the background.
+    fn command(self) -> &'static str {
+        match self {
+            Load::Idle => "",
+            Load::Trickle => {
+                "(perl -e '$|=1; for (my $i = 0;; $i++) { printf \"transform node_modules/pkg/module-%05d.js\\n\", $i; select(undef, undef, undef, 0.00018) }' &) ;"
+            }
+            Load::Flood => {
+                "(yes 'flood 0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789 flood' &) ;"
+            }
+        }
+    }
+}
+
 /// What to measure.
 #[derive(Debug, Clone)]
 pub struct LatencyOptions {
     pub samples: usize,
-    /// Flood the terminal with output from a second process while measuring.
-    pub flood: bool,
+    /// What a second process writes to the terminal while measuring.
+    pub load: Load,
     /// The ring's capacity (Sluice's read-ahead).
     pub read_ahead: usize,
 }
 
-/// The shell script the child runs: echo input, and optionally flood output alongside.
-fn child_script(flood: bool) -> String {
-    let flood = if flood {
-        "(yes 'flood 0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789 flood' &) ;"
-    } else {
-        ""
-    };
-    format!("stty raw -echo; {flood} exec cat")
+/// The shell script the child runs: echo input, with the load's output alongside.
+fn child_script(load: Load) -> String {
+    format!("stty raw -echo; {} exec cat", load.command())
 }
 
 /// Runs the samples and returns their percentiles.
@@ -74,7 +107,7 @@ pub fn run(options: &LatencyOptions) -> anyhow::Result<Percentiles> {
             command: Some(vec![
                 "sh".into(),
                 "-c".into(),
-                child_script(options.flood).into(),
+                child_script(options.load).into(),
             ]),
             size,
             read_ahead: options.read_ahead,
@@ -86,11 +119,12 @@ pub fn run(options: &LatencyOptions) -> anyhow::Result<Percentiles> {
         }),
     )?;
     let mut snapshot = Snapshot::default();
-    // Let the child set up (and a flood get going) before measuring.
-    std::thread::sleep(Duration::from_millis(if options.flood {
-        1000
-    } else {
+    // Let the child set up (and its load get going: a trickle is one after 16 wake-ups)
+    // before measuring.
+    std::thread::sleep(Duration::from_millis(if options.load == Load::Idle {
         200
+    } else {
+        1000
     }));
     terminal.take_events();
 

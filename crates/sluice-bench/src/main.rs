@@ -74,13 +74,13 @@ enum Command {
         json: bool,
     },
     /// Keystroke-echo latency through Sluice's pipeline (writer, child, reader, parser,
-    /// snapshot), idle and under a flood of output: p50, p95, p99.
+    /// snapshot), idle, beside a build's log and under a flood of output: p50, p95, p99.
     Latency {
         #[arg(long, default_value_t = 200)]
         samples: usize,
-        /// Measure only idle, or only under a flood (default: both).
-        #[arg(long, value_parser = ["idle", "flood", "both"], default_value = "both")]
-        mode: String,
+        /// Measure under this load only (default: each in turn).
+        #[arg(long, value_enum)]
+        mode: Option<latency::Load>,
         /// Sluice's read-ahead (ring capacity) for the run.
         #[arg(long, value_parser = parse_bytes, default_value = "16M")]
         read_ahead: u64,
@@ -236,17 +236,14 @@ fn main() -> anyhow::Result<()> {
             json,
         } => {
             let mut results = Vec::new();
-            for flood in [false, true] {
-                if mode == "both" || (mode == "flood") == flood {
+            for load in latency::Load::ALL {
+                if mode.is_none_or(|mode| mode == load) {
                     let options = latency::LatencyOptions {
                         samples: samples.max(1),
-                        flood,
+                        load,
                         read_ahead: read_ahead as usize,
                     };
-                    results.push((
-                        if flood { "flood" } else { "idle" },
-                        latency::run(&options)?,
-                    ));
+                    results.push((load.name(), latency::run(&options)?));
                 }
             }
             if json {

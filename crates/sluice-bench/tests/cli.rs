@@ -311,6 +311,25 @@ fn latency_measures_echoes_through_the_pipeline() {
     assert!(p50 < 1000.0, "{idle}");
 }
 
+#[test]
+fn latency_measures_echoes_beside_a_build_log() {
+    // The trickle load: a build's log written beside `cat`, which the reader takes as a
+    // trickle and reads through pauses (the writer ends one when input is written).
+    let (code, stdout, stderr) =
+        bench(&["latency", "--samples", "20", "--mode", "trickle", "--json"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert!(v.get("idle").is_none() && v.get("flood").is_none(), "{v}");
+    let trickle = &v["trickle"];
+    assert_eq!(trickle["samples"], 20);
+    let (p50, p99) = (
+        trickle["p50_ms"].as_f64().unwrap(),
+        trickle["p99_ms"].as_f64().unwrap(),
+    );
+    // Bounded as loosely as the idle run above, for the same reason.
+    assert!(p50 > 0.0 && p50 <= p99 && p50 < 1000.0, "{trickle}");
+}
+
 /// A stand-in terminal for `run-in`: `env` runs the command put where `{}` is, then exits
 /// with it, as the known terminals do.
 const ENV_TERMINAL: &str = "fake=env SIZE={cols}x{rows} {}";

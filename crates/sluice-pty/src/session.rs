@@ -246,7 +246,7 @@ impl Pty {
         let stats = Arc::new(PtyStats::default());
         let (producer, consumer) = ring(read_ahead, stats.clone());
         let stopper = Arc::new(Stopper::new().map_err(|e| Error::io("cannot create a pipe", e))?);
-        let (writer, writer_loop) = writer(write_fd, master.tty_name(), stats.clone())
+        let (writer, mut writer_loop) = writer(write_fd, master.tty_name(), stats.clone())
             .map_err(|e| Error::io("cannot create a pipe", e))?;
 
         let failure = guard::Failure::default();
@@ -257,6 +257,7 @@ impl Pty {
             })
             .map_err(|e| Error::io("cannot start the reader thread", e))?
         };
+        writer_loop.wake_after_input(reader.thread().clone());
         let writer_thread = guard::spawn("pty-writer", failure.clone(), move || writer_loop.run())
             .map_err(|e| Error::io("cannot start the writer thread", e))?;
 

@@ -20,12 +20,14 @@
 //! waits for what is left of one).
 //!
 //! Once in a trickle the reader sleeps its pause as soon as it catches up with the kernel
-//! ([`Trickle::pause_on_catching_up`]) instead of waiting for the next write to wake it and
+//! (`Trickle::pause_on_catching_up`) instead of waiting for the next write to wake it and
 //! then pausing: a wake-up a cycle instead of two (the reader was switched out 418–432 times
 //! in a Metro-like build at 200×60 against 684–692, `perf record -e sched:sched_switch`). A
-//! line written during the pause waits no longer than before, at most [`GATHER`]; a key's
-//! echo that comes during one waits for the rest of it, as it did during a pause that began
-//! after a wake-up.
+//! line written during the pause waits no longer than before, at most [`GATHER`]. Input
+//! written to the program ends a pause (the writer unparks the reader), so that the answer,
+//! which may come during it, is read as it comes: beside a build's log a key's echo took 3.9
+//! ms (p50) when it waited out the pause, and 0.2 ms now (`sluice-bench latency --mode
+//! trickle`).
 
 use std::time::{Duration, Instant};
 

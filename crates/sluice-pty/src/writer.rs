@@ -168,6 +168,7 @@ pub(crate) fn writer(
             rx,
             shared,
             stats,
+            reader: None,
             child_gone: false,
         },
     ))
@@ -181,6 +182,9 @@ pub(crate) struct WriterLoop {
     shared: Arc<Shared>,
     /// Where input writes are counted, for the reader ([`crate::trickle`]).
     stats: Arc<PtyStats>,
+    /// The reader's thread, woken after each input write so that a trickle's pause does not
+    /// hold back the answer ([`crate::trickle`]); `None` until the session sets it.
+    reader: Option<std::thread::Thread>,
     /// The slave side is closed: further bytes have no reader and are discarded.
     child_gone: bool,
 }
@@ -193,6 +197,11 @@ enum Outcome {
 }
 
 impl WriterLoop {
+    /// Wakes `reader` after each input write (see the field).
+    pub(crate) fn wake_after_input(&mut self, reader: std::thread::Thread) {
+        self.reader = Some(reader);
+    }
+
     pub(crate) fn run(mut self) {
         while let Ok(op) = self.rx.recv() {
             let (bytes, generation, reply) = match op {
@@ -238,6 +247,9 @@ impl WriterLoop {
             if n >= 0 {
                 written += n as usize;
                 self.stats.record_input_write();
+                if let Some(reader) = &self.reader {
+                    reader.unpark();
+                }
                 continue;
             }
             let err = io::Error::last_os_error();
