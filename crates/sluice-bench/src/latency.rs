@@ -59,14 +59,13 @@ pub enum Load {
 }
 
 impl Load {
-    pub const ALL: [Load; 3] = [Load::Idle, Load::Trickle, Load::Flood];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Load::Idle => "idle",
-            Load::Trickle => "trickle",
-            Load::Flood => "flood",
-        }
+    /// Its name, as `--mode` takes it and the results are keyed (clap derives it).
+    pub fn name(self) -> String {
+        use clap::ValueEnum;
+        self.to_possible_value()
+            .expect("no variant is skipped")
+            .get_name()
+            .to_owned()
     }
 
     /// The shell command that makes the load, in the background.

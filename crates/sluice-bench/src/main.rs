@@ -236,7 +236,7 @@ fn main() -> anyhow::Result<()> {
             json,
         } => {
             let mut results = Vec::new();
-            for load in latency::Load::ALL {
+            for &load in <latency::Load as clap::ValueEnum>::value_variants() {
                 if mode.is_none_or(|mode| mode == load) {
                     let options = latency::LatencyOptions {
                         samples: samples.max(1),
@@ -254,12 +254,12 @@ fn main() -> anyhow::Result<()> {
                 println!("{}", serde_json::to_string_pretty(&map)?);
             } else {
                 println!(
-                    "{:<6} {:>8} {:>9} {:>9} {:>9} {:>9}",
+                    "{:<7} {:>8} {:>9} {:>9} {:>9} {:>9}",
                     "load", "samples", "p50 ms", "p95 ms", "p99 ms", "max ms"
                 );
                 for (load, p) in results {
                     println!(
-                        "{load:<6} {:>8} {:>9.3} {:>9.3} {:>9.3} {:>9.3}",
+                        "{load:<7} {:>8} {:>9.3} {:>9.3} {:>9.3} {:>9.3}",
                         p.samples, p.p50_ms, p.p95_ms, p.p99_ms, p.max_ms
                     );
                 }
