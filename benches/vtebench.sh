@@ -4,7 +4,8 @@
 # by `sluice-bench run-in` exactly as `sluice-bench compare` starts it, on a private Xvfb.
 # Prints each benchmark's median sample (ms to take one sample's output, lower is better) per
 # terminal as a Markdown table, the fastest in bold, and each terminal's geometric mean as a
-# multiple of the fastest and of the drain (docs/benchmarks.md, "vtebench").
+# multiple of the fastest and of the drain (docs/benchmarks.md, "vtebench"); then a second
+# table of each arm's middle half of samples (p25–p75) and how many it took.
 #
 # The drain, run first in every round's rotation, is vtebench on a bare PTY of the same size
 # whose output a tight read loop discards (`sluice-bench run-in --drain`, compare's limit arm):
@@ -84,6 +85,7 @@ import math, os, statistics, sys
 
 tmp, names = sys.argv[1], sys.argv[2:]
 results = {}
+pooled = {}
 for name in names:
     # Every round's samples of a benchmark, pooled.
     columns = {}
@@ -101,6 +103,7 @@ for name in names:
                     columns.setdefault(bench, []).append(float(value))
     if columns:
         results[name] = {b: statistics.median(v) for b, v in columns.items() if v}
+        pooled[name] = {b: sorted(v) for b, v in columns.items() if v}
 
 names = [n for n in names if n in results]
 terminals = [n for n in names if n != "drain"]
@@ -143,4 +146,23 @@ def row(title, figures):
 row("geometric mean, × the fastest", {n: f"{geomean(to_best[n]):.2f}" for n in terminals})
 row("geometric mean, × the drain", {n: f"{geomean(to_drain[n]):.2f}" for n in terminals})
 row("fastest on", {n: f"{sum(r == 1.0 for r in to_best[n])} of {len(to_best[n])}" for n in terminals})
+
+
+def quartile(values, q):
+    # The sample at the q-th fraction of the sorted samples (nearest rank).
+    return values[round(q * (len(values) - 1))]
+
+
+# The spread of each arm's samples: a median can come out ahead or behind from a few slow
+# samples, and on the scrolling benchmarks Sluice's samples spread wider than the others'
+# (docs/performance.md, "The scrolling benchmarks' slow samples").
+print()
+print("| benchmark (p25–p75 ms per sample, samples) | " + " | ".join(header) + " |")
+print("|---" * (len(names) + 1) + "|")
+for bench in benches:
+    cells = []
+    for n in names:
+        v = pooled[n].get(bench)
+        cells.append(f"{quartile(v, 0.25):.0f}–{quartile(v, 0.75):.0f} ({len(v)})" if v else "—")
+    print(f"| {bench} | " + " | ".join(cells) + " |")
 PY
