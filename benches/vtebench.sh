@@ -102,8 +102,8 @@ for name in names:
                 if value != "_":
                     columns.setdefault(bench, []).append(float(value))
     if columns:
-        results[name] = {b: statistics.median(v) for b, v in columns.items() if v}
         pooled[name] = {b: sorted(v) for b, v in columns.items() if v}
+        results[name] = {b: statistics.median(v) for b, v in pooled[name].items()}
 
 names = [n for n in names if n in results]
 terminals = [n for n in names if n != "drain"]

@@ -10,8 +10,8 @@
 //!
 //! The reader waits only on the kernel (`poll(2)` on the master) or on a ring that holds its
 //! read-ahead (the whole ring, or [`read_ahead::LEAN_READ_AHEAD`] under a sustained flood),
-//! and on its own short pauses that let small writes gather in the kernel: a sleep during a
-//! trickle ([`trickle`]), a busy wait in a fast stream of short lines ([`short_writes`]);
+//! and on its own short pauses that let small writes gather in the kernel: a pause during a
+//! trickle that input written to the program ends ([`trickle`]), a busy wait in a fast stream of short lines ([`short_writes`]);
 //! in a flood it yields its CPU rather than poll an empty kernel, for a moment ([`keep_awake`]).
 //! It never takes a lock and never waits on whoever consumes the ring. The writer never blocks on the
 //! child either: the master is non-blocking, so a child that stops reading its input stalls
