@@ -280,3 +280,40 @@ impl WriterLoop {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::fd::FromRawFd;
+    use std::time::{Duration, Instant};
+
+    /// The writer unparks the reader after an input write: a trickle's pause (a
+    /// `park_timeout`) ends there, so the answer is read as it comes (`crate::trickle`).
+    #[test]
+    fn an_input_write_unparks_the_reader() {
+        let mut fds = [0; 2];
+        // SAFETY: `fds` has room for the two descriptors pipe2(2) returns.
+        assert_eq!(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) }, 0);
+        // SAFETY: both descriptors were just created and are owned here alone.
+        let (read_end, write_end) =
+            unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+        let stats = Arc::new(PtyStats::default());
+        let (handle, mut writer_loop) = writer(write_end, None, stats.clone()).unwrap();
+        // This thread stands for the reader.
+        writer_loop.wake_after_input(std::thread::current());
+        let thread = std::thread::spawn(move || writer_loop.run());
+        handle.write(b"x".to_vec());
+        let start = Instant::now();
+        std::thread::park_timeout(Duration::from_secs(30));
+        assert!(
+            start.elapsed() < Duration::from_secs(15),
+            "the pause was not ended"
+        );
+        while stats.input_writes() == 0 {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        handle.shutdown();
+        thread.join().unwrap();
+        drop(read_end);
+    }
+}
