@@ -25,7 +25,71 @@ pub struct WriteResult {
     pub mb_per_s: f64,
     /// The longest single `write(2)`: how long a program can be stopped by this terminal.
     pub longest_write_ms: f64,
+    /// Where the writing thread's time went while it wrote.
+    pub program: ProgramTime,
 }
+
+/// Where a writing program's time went, from its thread's `getrusage(RUSAGE_THREAD)` before
+/// and after the payload: what tells a terminal that reads slowly from one that takes the
+/// program's CPU.
+///
+/// - `waits` (voluntary context switches): the program blocked in `write(2)` because the
+///   PTY's buffer was full, that is, the terminal had not read yet.
+/// - `preemptions` (involuntary context switches): the program was runnable and something
+///   else took its CPU (on a machine with fewer cores than busy threads, often the
+///   terminal's own threads, or the kernel's flush worker).
+/// - `system_ms`: the kernel's work for the bytes on the program's side (the line
+///   discipline's output processing and the hand-over to the terminal's side), which
+///   grows when the kernel's flush worker, idle on another core, is woken for every piece
+///   the line discipline hands over rather than once for many.
+///
+/// In vtebench's `scrolling_top_region` stream (`y\n`, 1 MiB a sample, 2026-12-07) a Sluice
+/// window's writer was preempted 174 times a sample and waited 29 times (medians), urxvt's
+/// 7 and 210; its system time was 70–187 ms a sample (p10–p90) in Sluice, 114–141 in urxvt
+/// (docs/performance.md, "What a writer's time is made of").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct ProgramTime {
+    pub user_ms: f64,
+    pub system_ms: f64,
+    pub waits: u64,
+    pub preemptions: u64,
+}
+
+impl ProgramTime {
+    /// The calling thread's totals so far.
+    fn now() -> Self {
+        // SAFETY: getrusage fills the struct it is given and touches nothing else.
+        let usage = unsafe {
+            let mut usage: libc::rusage = std::mem::zeroed();
+            libc::getrusage(RUSAGE_WHO, &mut usage);
+            usage
+        };
+        let ms = |t: libc::timeval| t.tv_sec as f64 * 1e3 + t.tv_usec as f64 / 1e3;
+        Self {
+            user_ms: ms(usage.ru_utime),
+            system_ms: ms(usage.ru_stime),
+            waits: usage.ru_nvcsw as u64,
+            preemptions: usage.ru_nivcsw as u64,
+        }
+    }
+
+    /// What was spent between `before` and `self`.
+    fn since(self, before: Self) -> Self {
+        Self {
+            user_ms: self.user_ms - before.user_ms,
+            system_ms: self.system_ms - before.system_ms,
+            waits: self.waits.saturating_sub(before.waits),
+            preemptions: self.preemptions.saturating_sub(before.preemptions),
+        }
+    }
+}
+
+/// The writing thread's own usage where the kernel counts it per thread; the process's
+/// elsewhere (`write` runs the payloads on its main thread, with no other busy thread).
+#[cfg(target_os = "linux")]
+const RUSAGE_WHO: libc::c_int = libc::RUSAGE_THREAD;
+#[cfg(not(target_os = "linux"))]
+const RUSAGE_WHO: libc::c_int = libc::RUSAGE_SELF;
 
 /// Which screen the payloads are written on.
 ///
@@ -69,6 +133,7 @@ pub fn measure(out: &mut impl Write, name: &str, bytes: usize) -> anyhow::Result
     // truecolour SGR and the probe's reset as a window resize).
     let data = payload(name, bytes).with_context(|| format!("unknown payload {name:?}"))?;
     let data = data.as_slice();
+    let usage = ProgramTime::now();
     let started = Instant::now();
     let mut longest = Duration::ZERO;
     for chunk in data.chunks(CHUNK) {
@@ -78,12 +143,14 @@ pub fn measure(out: &mut impl Write, name: &str, bytes: usize) -> anyhow::Result
         longest = longest.max(t.elapsed());
     }
     let elapsed = started.elapsed();
+    let program = ProgramTime::now().since(usage);
     Ok(WriteResult {
         payload: name.to_string(),
         bytes: data.len() as u64,
         seconds: elapsed.as_secs_f64(),
         mb_per_s: mb_per_s(data.len() as u64, elapsed),
         longest_write_ms: longest.as_secs_f64() * 1e3,
+        program,
     })
 }
 
@@ -138,13 +205,30 @@ pub fn run(
 
 fn table(results: &[WriteResult]) -> String {
     let mut out = format!(
-        "{:<10} {:>12} {:>10} {:>10} {:>16}\n",
-        "payload", "bytes", "seconds", "MB/s", "longest write ms"
+        "{:<10} {:>12} {:>10} {:>10} {:>16} {:>9} {:>9} {:>7} {:>11}\n",
+        "payload",
+        "bytes",
+        "seconds",
+        "MB/s",
+        "longest write ms",
+        "user ms",
+        "system ms",
+        "waits",
+        "preemptions"
     );
     for r in results {
+        let p = &r.program;
         out += &format!(
-            "{:<10} {:>12} {:>10.3} {:>10.1} {:>16.2}\n",
-            r.payload, r.bytes, r.seconds, r.mb_per_s, r.longest_write_ms
+            "{:<10} {:>12} {:>10.3} {:>10.1} {:>16.2} {:>9.1} {:>9.1} {:>7} {:>11}\n",
+            r.payload,
+            r.bytes,
+            r.seconds,
+            r.mb_per_s,
+            r.longest_write_ms,
+            p.user_ms,
+            p.system_ms,
+            p.waits,
+            p.preemptions
         );
     }
     out
@@ -163,5 +247,29 @@ mod tests {
         assert_eq!(sink.len(), 100_100);
         assert!(r.mb_per_s > 0.0);
         assert!(measure(&mut sink, "nope", 10).is_err());
+    }
+
+    #[test]
+    fn a_reader_that_falls_behind_shows_as_the_writers_waits() {
+        // A pipe holds 64 KiB; its reader sleeps before each 64 KiB it takes, so writing
+        // 1 MiB blocks the writer again and again: voluntary switches, counted as waits.
+        let (mut reader, writer) = std::io::pipe().unwrap();
+        let drain = std::thread::spawn(move || {
+            let mut buf = vec![0u8; 64 << 10];
+            loop {
+                std::thread::sleep(Duration::from_millis(2));
+                match std::io::Read::read(&mut reader, &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+            }
+        });
+        let mut writer = writer;
+        let r = measure(&mut writer, "plain", 1 << 20).unwrap();
+        drop(writer);
+        drain.join().unwrap();
+        assert!(r.program.waits >= 4, "{:?}", r.program);
+        assert!(r.seconds >= 0.02, "{r:?}");
+        assert!(r.program.system_ms >= 0.0 && r.program.user_ms >= 0.0);
     }
 }

@@ -162,6 +162,11 @@ fn write_reports_after_leaving_the_alternate_screen() {
     assert_eq!(json[0]["payload"], "plain");
     // Whole 100-byte lines: the first hundred at or past 256 KiB.
     assert_eq!(json[0]["bytes"], 262_200);
+    // The writer's own time: 256 KiB through a PTY's line discipline costs it some CPU.
+    let program = &json[0]["program"];
+    let cpu = program["user_ms"].as_f64().unwrap() + program["system_ms"].as_f64().unwrap();
+    assert!(cpu > 0.0 && cpu.is_finite(), "{program}");
+    assert!(program["waits"].is_u64() && program["preemptions"].is_u64());
 }
 
 #[test]

@@ -41,6 +41,7 @@ use serde::Serialize;
 use crate::latency::{Percentiles, percentiles};
 use crate::window::protocol::{Message, START_MARK, monotonic_ns};
 use crate::window::{self, Probe, x11};
+use crate::write::ProgramTime;
 pub use drain::DrainStyle;
 pub use plot::plot;
 pub use run_in::{Host, run_in};
@@ -126,6 +127,9 @@ pub struct PayloadRead {
     /// Every try's rate, in the order written (the drain's blocking tries, then its yielding
     /// ones); `mb_per_s` is the fastest.
     pub tries_mb_per_s: Vec<f64>,
+    /// Where the writing program's time went in the fastest try: its own CPU, how often it
+    /// waited for the terminal to read and how often something took its CPU.
+    pub program: ProgramTime,
 }
 
 /// The Metro-like build.
@@ -440,6 +444,7 @@ struct Try {
     bytes: u64,
     seconds: f64,
     longest_ms: f64,
+    program: ProgramTime,
 }
 
 /// Has the probe write a payload.
@@ -450,10 +455,12 @@ fn write(probe: &mut Probe, payload: &str, bytes: usize) -> anyhow::Result<Try> 
             bytes,
             seconds,
             longest_ms,
+            program,
         } => Ok(Try {
             bytes,
             seconds,
             longest_ms,
+            program,
         }),
         other => bail!("expected the probe to report its writes, got {other:?}"),
     }
@@ -498,6 +505,7 @@ fn payload_read(payload: &str, tries: &[Try], cpu_seconds: Option<f64>) -> Paylo
         bytes: best.bytes,
         mb_per_s: rate(best),
         longest_write_ms: best.longest_ms,
+        program: best.program,
         cpu_seconds,
         tries_mb_per_s: tries.iter().map(rate).collect(),
     }
@@ -570,6 +578,10 @@ mod tests {
             bytes: 16_000_000,
             seconds,
             longest_ms,
+            program: ProgramTime {
+                waits: (longest_ms * 10.0) as u64,
+                ..ProgramTime::default()
+            },
         }
     }
 
@@ -588,5 +600,6 @@ mod tests {
             "in the order written"
         );
         assert_eq!(read.cpu_seconds, Some(0.05));
+        assert_eq!(read.program.waits, 30, "the fastest try's");
     }
 }

@@ -85,6 +85,7 @@ mod tests {
                 longest_write_ms: 1.0,
                 cpu_seconds: None,
                 tries_mb_per_s: vec![plain],
+                program: Default::default(),
             }],
             build: Some(BuildRun {
                 seconds: build,

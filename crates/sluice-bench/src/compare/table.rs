@@ -179,6 +179,7 @@ mod tests {
                 longest_write_ms: 1.0,
                 cpu_seconds: window.then_some(0.5),
                 tries_mb_per_s: vec![mb_per_s],
+                program: Default::default(),
             }],
             build: Some(BuildRun {
                 seconds: 1.2,

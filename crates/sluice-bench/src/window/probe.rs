@@ -64,10 +64,14 @@ pub fn run(socket: &Path) -> anyhow::Result<()> {
                 })?;
                 writeln!(
                     report.lock().unwrap(),
-                    "wrote {} {} {}",
+                    "wrote {} {} {} {} {} {} {}",
                     result.bytes,
                     result.seconds,
-                    result.longest_write_ms
+                    result.longest_write_ms,
+                    result.program.user_ms,
+                    result.program.system_ms,
+                    result.program.waits,
+                    result.program.preemptions
                 )?;
             }
             ["build"] => {

@@ -3,6 +3,8 @@
 
 use anyhow::bail;
 
+use crate::write::ProgramTime;
+
 /// Nanoseconds of `CLOCK_MONOTONIC`, comparable between processes on one machine (unlike
 /// `Instant`, which cannot leave its process).
 pub fn monotonic_ns() -> u64 {
@@ -30,11 +32,13 @@ pub enum Message {
     /// The marker was written at this time.
     Painted { ns: u64 },
     /// A payload (`write NAME BYTES`) was written: this many bytes (whole records), in writes
-    /// that took this long in all, the longest one this long.
+    /// that took this long in all, the longest one this long, and where the writing thread's
+    /// time went meanwhile.
     Wrote {
         bytes: u64,
         seconds: f64,
         longest_ms: f64,
+        program: ProgramTime,
     },
     /// A Metro-like build (`build`) took this long.
     Built { seconds: f64 },
@@ -57,6 +61,12 @@ impl Message {
                 bytes: value.parse()?,
                 seconds: number("the write time")?,
                 longest_ms: number("the longest write")?,
+                program: ProgramTime {
+                    user_ms: number("the writer's user time")?,
+                    system_ms: number("the writer's system time")?,
+                    waits: number("the writer's waits")? as u64,
+                    preemptions: number("the writer's preemptions")? as u64,
+                },
             },
             "built" => Message::Built {
                 seconds: value.parse()?,
@@ -87,11 +97,17 @@ mod tests {
             Message::Painted { ns: 5 }
         );
         assert_eq!(
-            Message::parse("wrote 1000 0.5 12.25\n").unwrap(),
+            Message::parse("wrote 1000 0.5 12.25 1.5 40.25 7 3\n").unwrap(),
             Message::Wrote {
                 bytes: 1000,
                 seconds: 0.5,
-                longest_ms: 12.25
+                longest_ms: 12.25,
+                program: ProgramTime {
+                    user_ms: 1.5,
+                    system_ms: 40.25,
+                    waits: 7,
+                    preemptions: 3
+                }
             }
         );
         assert_eq!(
@@ -99,6 +115,7 @@ mod tests {
             Message::Built { seconds: 1.25 }
         );
         assert!(Message::parse("wrote 1000 0.5").is_err());
+        assert!(Message::parse("wrote 1000 0.5 12.25 1.5 40.25 7").is_err());
         assert!(Message::parse("bogus 1").is_err());
         assert!(Message::parse("key").is_err());
         let (a, b) = (monotonic_ns(), monotonic_ns());
