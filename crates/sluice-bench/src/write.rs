@@ -85,7 +85,8 @@ impl ProgramTime {
 }
 
 /// The writing thread's own usage where the kernel counts it per thread; the process's
-/// elsewhere (`write` runs the payloads on its main thread, with no other busy thread).
+/// elsewhere, which then also counts `compare`'s probe's other threads (its flood and its key
+/// reader; Sluice and its benchmarks run on Linux).
 #[cfg(target_os = "linux")]
 const RUSAGE_WHO: libc::c_int = libc::RUSAGE_THREAD;
 #[cfg(not(target_os = "linux"))]
@@ -253,7 +254,7 @@ mod tests {
     fn a_reader_that_falls_behind_shows_as_the_writers_waits() {
         // A pipe holds 64 KiB; its reader sleeps before each 64 KiB it takes, so writing
         // 1 MiB blocks the writer again and again: voluntary switches, counted as waits.
-        let (mut reader, writer) = std::io::pipe().unwrap();
+        let (mut reader, mut writer) = std::io::pipe().unwrap();
         let drain = std::thread::spawn(move || {
             let mut buf = vec![0u8; 64 << 10];
             loop {
@@ -264,7 +265,6 @@ mod tests {
                 }
             }
         });
-        let mut writer = writer;
         let r = measure(&mut writer, "plain", 1 << 20).unwrap();
         drop(writer);
         drain.join().unwrap();

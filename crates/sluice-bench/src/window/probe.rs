@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
 
-use super::protocol::{START_MARK, monotonic_ns};
+use super::protocol::{Message, START_MARK, monotonic_ns};
 use crate::{metro, write};
 
 /// One flood write: big enough to keep the terminal busy, small enough that a marker
@@ -35,7 +35,7 @@ pub fn run(socket: &Path) -> anyhow::Result<()> {
         &out,
         format!("\x1b[?25l{}", probe_screen(&painted, rows)).as_bytes(),
     )?;
-    writeln!(report.lock().unwrap(), "ready {rows}")?;
+    writeln!(report.lock().unwrap(), "{}", Message::Ready { rows })?;
 
     spawn_key_reporter(report.clone())?;
     let flooding = Arc::new(AtomicBool::new(false));
@@ -55,7 +55,7 @@ pub fn run(socket: &Path) -> anyhow::Result<()> {
                 stdout.flush()?;
                 drop(stdout);
                 drop(guard);
-                writeln!(report.lock().unwrap(), "painted {ns}")?;
+                writeln!(report.lock().unwrap(), "{}", Message::Painted { ns })?;
             }
             ["write", name, bytes] => {
                 let bytes: usize = bytes.parse().context("write: BYTES is not a number")?;
@@ -64,14 +64,13 @@ pub fn run(socket: &Path) -> anyhow::Result<()> {
                 })?;
                 writeln!(
                     report.lock().unwrap(),
-                    "wrote {} {} {} {} {} {} {}",
-                    result.bytes,
-                    result.seconds,
-                    result.longest_write_ms,
-                    result.program.user_ms,
-                    result.program.system_ms,
-                    result.program.waits,
-                    result.program.preemptions
+                    "{}",
+                    Message::Wrote {
+                        bytes: result.bytes,
+                        seconds: result.seconds,
+                        longest_ms: result.longest_write_ms,
+                        program: result.program,
+                    }
                 )?;
             }
             ["build"] => {
@@ -79,7 +78,13 @@ pub fn run(socket: &Path) -> anyhow::Result<()> {
                 let result = as_a_program(&out, &painted, rows, |stdout| {
                     Ok(metro::run(&build, stdout)?)
                 })?;
-                writeln!(report.lock().unwrap(), "built {}", result.build_seconds)?;
+                writeln!(
+                    report.lock().unwrap(),
+                    "{}",
+                    Message::Built {
+                        seconds: result.build_seconds
+                    }
+                )?;
             }
             ["flood", "on"] => flooding.store(true, Ordering::Relaxed),
             ["flood", "off"] => flooding.store(false, Ordering::Relaxed),
@@ -159,7 +164,7 @@ fn spawn_key_reporter(report: Arc<Mutex<UnixStream>>) -> std::io::Result<()> {
                 let ns = monotonic_ns();
                 let mut report = report.lock().unwrap_or_else(|p| p.into_inner());
                 for _ in 0..n {
-                    if writeln!(report, "key {ns}").is_err() {
+                    if writeln!(report, "{}", Message::Key { ns }).is_err() {
                         return;
                     }
                 }

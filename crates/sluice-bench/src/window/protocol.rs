@@ -44,6 +44,29 @@ pub enum Message {
     Built { seconds: f64 },
 }
 
+/// A message as the probe sends it, one line without its newline: what [`Message::parse`]
+/// reads back, so that the line's fields are defined in one place.
+impl std::fmt::Display for Message {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Message::Ready { rows } => write!(f, "ready {rows}"),
+            Message::Key { ns } => write!(f, "key {ns}"),
+            Message::Painted { ns } => write!(f, "painted {ns}"),
+            Message::Wrote {
+                bytes,
+                seconds,
+                longest_ms,
+                program: p,
+            } => write!(
+                f,
+                "wrote {bytes} {seconds} {longest_ms} {} {} {} {}",
+                p.user_ms, p.system_ms, p.waits, p.preemptions
+            ),
+            Message::Built { seconds } => write!(f, "built {seconds}"),
+        }
+    }
+}
+
 impl Message {
     pub fn parse(line: &str) -> anyhow::Result<Message> {
         let mut words = line.split_whitespace();
@@ -114,6 +137,26 @@ mod tests {
             Message::parse("built 1.25").unwrap(),
             Message::Built { seconds: 1.25 }
         );
+        // What the probe sends is what the driver reads.
+        for message in [
+            Message::Ready { rows: 30 },
+            Message::Key { ns: 42 },
+            Message::Painted { ns: 7 },
+            Message::Wrote {
+                bytes: 16_000_100,
+                seconds: 0.125,
+                longest_ms: 3.5,
+                program: ProgramTime {
+                    user_ms: 0.25,
+                    system_ms: 81.5,
+                    waits: 600,
+                    preemptions: 408,
+                },
+            },
+            Message::Built { seconds: 1.3 },
+        ] {
+            assert_eq!(Message::parse(&message.to_string()).unwrap(), message);
+        }
         assert!(Message::parse("wrote 1000 0.5").is_err());
         assert!(Message::parse("wrote 1000 0.5 12.25 1.5 40.25 7").is_err());
         assert!(Message::parse("bogus 1").is_err());
