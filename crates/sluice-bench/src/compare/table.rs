@@ -1,7 +1,7 @@
 //! The comparison as a Markdown table: one column per arm, one row per figure, each the
 //! median over the rounds (ratios are taken round by round first, see [`super::stats`]).
 
-use super::stats::{median_of, range, ratios_to_drain};
+use super::stats::{median, median_of, range, ratios_to_drain};
 use super::{ArmRound, Comparison, DRAIN, TERMINAL_TRIES, TRIES, WindowRun};
 use crate::latency::Percentiles;
 
@@ -31,16 +31,23 @@ pub fn markdown(c: &Comparison) -> String {
     for (i, payload) in c.payloads.iter().enumerate() {
         let rate = move |r: &ArmRound| r.reads.get(i).map(|p| p.mb_per_s);
         row(format!("read `{payload}`, × drain (MB/s)"), &|arm| {
-            let ratio = super::stats::median(ratios_to_drain(&c.runs, arm, rate));
+            let ratio = median(ratios_to_drain(&c.runs, arm, rate));
             match (ratio, median_of(&c.runs, arm, rate)) {
                 (Some(x), Some(mb)) => format!("{x:.2}× ({mb:.0})"),
                 _ => "—".to_owned(),
             }
         });
     }
+    for (i, payload) in c.payloads.iter().enumerate() {
+        let typical = move |r: &ArmRound| median(r.reads.get(i)?.tries_mb_per_s.iter().copied());
+        row(format!("read `{payload}`, median try × drain's"), &|arm| {
+            median(ratios_to_drain(&c.runs, arm, typical))
+                .map_or("—".to_owned(), |x| format!("{x:.2}×"))
+        });
+    }
     let build = |r: &ArmRound| r.build.as_ref().map(|b| b.seconds);
     row("Metro-like build, s (× drain)".to_owned(), &|arm| {
-        let ratio = super::stats::median(ratios_to_drain(&c.runs, arm, build));
+        let ratio = median(ratios_to_drain(&c.runs, arm, build));
         match (median_of(&c.runs, arm, build), ratio) {
             (Some(s), Some(x)) => format!("{s:.2} ({x:.2}×)"),
             _ => "—".to_owned(),
@@ -104,8 +111,10 @@ pub fn markdown(c: &Comparison) -> String {
         "\nThe {DRAIN} arm is the probe on a bare PTY read by a loop of `read(2)`s, blocking or \
          yielding the CPU while the kernel is empty: the baseline, and nearly the limit but for \
          short lines. Every payload is the fastest of {TERMINAL_TRIES} tries in each arm (the \
-         {DRAIN}'s {TRIES} in each style). A ratio above 1 is a terminal at the limit, or noise \
-         (docs/benchmarks.md).\n"
+         {DRAIN}'s {TRIES} in each style); a median try's row is the median of an arm's tries over \
+         the median of the {DRAIN}'s, round by round: what a typical burst gets, which one lucky \
+         try moves less than it moves the fastest. A ratio above 1 is a terminal at the limit, \
+         or noise (docs/benchmarks.md).\n"
     );
     out += &failure_lines(c);
     out
@@ -251,6 +260,37 @@ mod tests {
         );
         assert!(table.contains("| output to frame, flood, p50 / p99 ms | — | 15.0 / 30.0 |"));
         assert!(table.contains("| RSS idle / anonymous, MiB | — | 100 / 20 |"));
+    }
+
+    #[test]
+    fn a_median_try_row_sets_the_typical_tries_against_the_drains() {
+        let with_tries = |mut r: ArmRound, tries: &[f64]| {
+            r.reads[0].tries_mb_per_s = tries.to_vec();
+            r
+        };
+        let c = comparison(
+            &["term"],
+            vec![
+                with_tries(run(DRAIN, 0, 100.0, false), &[100.0, 80.0, 60.0]),
+                // One lucky try: the fastest matches the drain's, the typical one is 56 / 80.
+                with_tries(run("term", 0, 100.0, true), &[100.0, 40.0, 56.0]),
+                // An even count: medians 28 / 35.
+                with_tries(run(DRAIN, 1, 50.0, false), &[50.0, 40.0, 30.0, 20.0]),
+                with_tries(run("term", 1, 44.0, true), &[44.0, 30.0, 26.0, 10.0]),
+            ],
+            Vec::new(),
+        );
+        let table = markdown(&c);
+        // Fastest: 1.0 and 0.88 round by round.
+        assert!(
+            table.contains("| read `plain`, × drain (MB/s) | 1.00× (75) | 0.94× (72) |"),
+            "{table}"
+        );
+        // Typical: 0.70 and 0.80 round by round.
+        assert!(
+            table.contains("| read `plain`, median try × drain's | 1.00× | 0.75× |"),
+            "{table}"
+        );
     }
 
     #[test]
