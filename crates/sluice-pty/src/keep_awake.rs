@@ -8,15 +8,15 @@
 //! machine whose idle CPUs halt at once (the guest idle driver of the machine this was
 //! measured on polled for 0 ns, `/sys/module/haltpoll/parameters/guest_halt_poll_ns`) every
 //! hand-over then waits for a CPU to come back through the host. How much that costs depends
-//! on how long the CPUs were idle before: in one run of compare's probe on a bare PTY (16 MiB of dense colour, 12
-//! tries each), the blocking drain read 178.5 MB/s (median) with its tries back to back and 133
-//! with 400 ms of quiet before each, as `compare` writes them; a drain that yields while the
-//! kernel is empty read 191.5 and 164.5 (docs/performance.md, "A CPU that halts between
-//! hand-overs"). Sluice's reader, which polls, read as the blocking drain did. On a later
-//! machine of this kind whose idle driver polls 200 µs before halting, the blocking drain was
-//! the faster style for dense colour at 200×60, and Sluice's reader read as the yielding drain
-//! did (docs/performance.md, "Dense colour at 200×60: storing, blocking reads and the host's
-//! idle driver").
+//! on how long the CPUs were idle before: in one run of compare's probe on a bare PTY (16 MiB
+//! of dense colour, 12 tries each), the blocking drain read 178.5 MB/s (median) with its tries
+//! back to back and 133 with 400 ms of quiet before each, as `compare` writes them; a drain
+//! that yields while the kernel is empty read 191.5 and 164.5 (docs/performance.md, "A CPU
+//! that halts between hand-overs"). Sluice's reader, which polls, read as the blocking drain
+//! did. On a later machine of this kind whose idle driver polls 200 µs before halting, the
+//! blocking drain was the faster style for dense colour at 200×60, and Sluice's reader read as
+//! the yielding drain did (docs/performance.md, "Dense colour at 200×60: storing, blocking
+//! reads and the host's idle driver").
 //!
 //! So while the program writes faster than [`FLOOD_RATE`], a reader that finds the kernel
 //! empty yields its CPU (`sched_yield(2)`) and reads again, rather than sleeping, for up to
