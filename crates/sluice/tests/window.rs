@@ -279,6 +279,22 @@ fn compare_measures_sluice_against_the_drain_on_a_private_display() {
         stdout.contains("| read `dense`, × drain (MB/s) | 1.00× ("),
         "{stdout}"
     );
+    // One round: the rounds' range of a ratio is that round's ratio at both ends.
+    let sluice_cell = |label: &str| {
+        stdout
+            .lines()
+            .find(|l| l.starts_with(label))
+            .and_then(|l| l.split('|').nth(3))
+            .map(|c| c.trim().to_owned())
+            .unwrap_or_else(|| panic!("no row {label}: {stdout}"))
+    };
+    let ratio = sluice_cell("| read `dense`, × drain (MB/s) |");
+    let ratio = ratio.split('×').next().unwrap();
+    assert_eq!(
+        sluice_cell("| read `dense`, rounds' range × drain |"),
+        format!("{ratio}–{ratio}"),
+        "{stdout}"
+    );
     let svg = std::fs::read_to_string(&plot).unwrap();
     assert!(
         svg.starts_with("<svg") && svg.contains("\nsluice\n</text>"),

@@ -1,12 +1,13 @@
 //! The comparison as a picture (SVG, with plotters): read capacity per payload as a multiple
-//! of the drain, and output-to-frame latency idle and under a flood, per terminal.
+//! of the drain (the median over rounds, a whisker from the lowest round to the highest), and
+//! output-to-frame latency idle and under a flood, per terminal.
 
 use std::path::Path;
 
 use anyhow::anyhow;
 use plotters::prelude::*;
 
-use super::stats::{median, median_of, ratios_to_drain};
+use super::stats::{median, median_of, range, ratios_to_drain};
 use super::{Comparison, DRAIN};
 
 /// One colour per terminal, distinct on white and for the common colour blindnesses (the
@@ -21,6 +22,13 @@ const COLORS: [RGBColor; 7] = [
     RGBColor(240, 228, 66),
 ];
 
+/// One terminal's read capacity for one payload: the median over rounds of its ratio to the
+/// drain, and the lowest and highest round's.
+struct Bar {
+    median: f64,
+    range: Option<(f64, f64)>,
+}
+
 /// Draws the comparison into an SVG file at `path`.
 pub fn plot(c: &Comparison, path: &Path) -> anyhow::Result<()> {
     let terminals: Vec<&String> = c.arms.iter().filter(|a| *a != DRAIN).collect();
@@ -28,23 +36,27 @@ pub fn plot(c: &Comparison, path: &Path) -> anyhow::Result<()> {
     root.fill(&WHITE).map_err(err)?;
     let (left, right) = root.split_horizontally(760);
 
-    // Read capacity: a group of bars per payload, one bar per terminal; the drain is the
+    // Read capacity: a group of bars per payload, one bar per terminal, each the median over
+    // rounds with a whisker from the lowest round's ratio to the highest; the drain is the
     // line at 1.
-    let ratios: Vec<Vec<f64>> = terminals
+    let ratios: Vec<Vec<Bar>> = terminals
         .iter()
         .map(|t| {
             (0..c.payloads.len())
                 .map(|i| {
-                    median(ratios_to_drain(&c.runs, t, |r| {
-                        r.reads.get(i).map(|p| p.mb_per_s)
-                    }))
-                    .unwrap_or(0.0)
+                    let rounds =
+                        ratios_to_drain(&c.runs, t, |r| r.reads.get(i).map(|p| p.mb_per_s));
+                    Bar {
+                        median: median(rounds.iter().copied()).unwrap_or(0.0),
+                        range: range(rounds),
+                    }
                 })
                 .collect()
         })
         .collect();
-    // Headroom above the tallest bar for the legend.
-    let top = ratios.iter().flatten().fold(1.0f64, |a, &b| a.max(b)) * 1.4;
+    // Headroom above the tallest bar or whisker for the legend.
+    let tallest = |b: &Bar| b.range.map_or(b.median, |(_, hi)| hi.max(b.median));
+    let top = ratios.iter().flatten().map(tallest).fold(1.0f64, f64::max) * 1.4;
     let n = c.payloads.len();
     let mut chart = ChartBuilder::on(&left)
         .caption(
@@ -69,13 +81,31 @@ pub fn plot(c: &Comparison, path: &Path) -> anyhow::Result<()> {
     for (t, (name, values)) in terminals.iter().zip(&ratios).enumerate() {
         let color = COLORS[t % COLORS.len()];
         chart
-            .draw_series(values.iter().enumerate().map(|(p, &v)| {
+            .draw_series(values.iter().enumerate().map(|(p, bar)| {
                 let x0 = p as f64 - 0.4 + t as f64 * width;
-                Rectangle::new([(x0, 0.0), (x0 + width * 0.92, v)], color.filled())
+                Rectangle::new([(x0, 0.0), (x0 + width * 0.92, bar.median)], color.filled())
             }))
             .map_err(err)?
             .label(name.as_str())
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled()));
+        chart
+            .draw_series(values.iter().enumerate().filter_map(|(p, bar)| {
+                let (lo, hi) = bar.range?;
+                let x = p as f64 - 0.4 + t as f64 * width + width * 0.46;
+                let cap = width * 0.2;
+                Some(PathElement::new(
+                    [
+                        (x - cap, lo),
+                        (x + cap, lo),
+                        (x, lo),
+                        (x, hi),
+                        (x - cap, hi),
+                        (x + cap, hi),
+                    ],
+                    BLACK.stroke_width(1),
+                ))
+            }))
+            .map_err(err)?;
     }
     chart
         .draw_series(LineSeries::new(
@@ -171,4 +201,62 @@ fn category(names: &[String], x: f64) -> String {
 
 fn err(e: impl std::fmt::Display) -> anyhow::Error {
     anyhow!("cannot draw the plot: {e}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixtures::{comparison, run};
+    use super::*;
+
+    /// The whiskers in the SVG: plotters draws each `PathElement` as a polyline.
+    fn whiskers(svg: &str) -> Vec<Vec<(f64, f64)>> {
+        svg.split("<polyline")
+            .skip(1)
+            .filter_map(|p| {
+                let points = p.split("points=\"").nth(1)?.split('"').next()?;
+                let xy: Vec<(f64, f64)> = points
+                    .split_whitespace()
+                    .filter_map(|pair| {
+                        let (x, y) = pair.split_once(',')?;
+                        Some((x.parse().ok()?, y.parse().ok()?))
+                    })
+                    .collect();
+                (xy.len() == 6).then_some(xy)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn each_bar_has_a_whisker_from_its_lowest_round_to_its_highest() {
+        let path = std::env::temp_dir().join(format!("sluice-plot-{}.svg", std::process::id()));
+        let rounds = |term: &[f64]| {
+            let mut runs = Vec::new();
+            for (round, &t) in term.iter().enumerate() {
+                runs.push(run(DRAIN, round, 100.0, false));
+                runs.push(run("term", round, t, true));
+            }
+            comparison(&["term"], runs, Vec::new())
+        };
+        // Rounds at 0.6 and 1.0 of the drain: one whisker, spanning a range.
+        plot(&rounds(&[60.0, 100.0]), &path).unwrap();
+        let svg = std::fs::read_to_string(&path).unwrap();
+        let found = whiskers(&svg);
+        assert_eq!(found.len(), 1, "{svg}");
+        let w = &found[0];
+        // Caps level at both ends, the stem vertical; SVG's y grows downwards, so the highest
+        // round's end (1.0) is above the lowest's (0.6).
+        assert_eq!(w[0].1, w[1].1);
+        assert_eq!(w[4].1, w[5].1);
+        assert_eq!(w[2].0, w[3].0);
+        assert!(w[3].1 < w[2].1, "{w:?}");
+        let span = w[2].1 - w[3].1;
+        // One round at 0.6 of the drain: a whisker of no length.
+        plot(&rounds(&[60.0]), &path).unwrap();
+        let svg = std::fs::read_to_string(&path).unwrap();
+        let found = whiskers(&svg);
+        assert_eq!(found.len(), 1, "{svg}");
+        assert_eq!(found[0][2].1, found[0][3].1);
+        assert!(span > 10.0, "0.4 of the axis is tens of pixels: {span}");
+        std::fs::remove_file(&path).ok();
+    }
 }

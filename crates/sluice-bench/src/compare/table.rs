@@ -39,6 +39,18 @@ pub fn markdown(c: &Comparison) -> String {
         });
     }
     for (i, payload) in c.payloads.iter().enumerate() {
+        let rate = move |r: &ArmRound| r.reads.get(i).map(|p| p.mb_per_s);
+        row(format!("read `{payload}`, rounds' range × drain"), &|arm| {
+            // The drain against itself is 1 in every round by construction: a range there
+            // would look like a noise-free measurement, which it is not.
+            if arm == DRAIN {
+                return "—".to_owned();
+            }
+            range(ratios_to_drain(&c.runs, arm, rate))
+                .map_or("—".to_owned(), |(lo, hi)| format!("{lo:.2}–{hi:.2}"))
+        });
+    }
+    for (i, payload) in c.payloads.iter().enumerate() {
         let typical = move |r: &ArmRound| median(r.reads.get(i)?.tries_mb_per_s.iter().copied());
         row(format!("read `{payload}`, median try × drain's"), &|arm| {
             median(ratios_to_drain(&c.runs, arm, typical))
@@ -113,7 +125,9 @@ pub fn markdown(c: &Comparison) -> String {
          short lines. Every payload is the fastest of {TERMINAL_TRIES} tries in each arm (the \
          {DRAIN}'s {TRIES} in each style); a median try's row is the median of an arm's tries over \
          the median of the {DRAIN}'s, round by round: what a typical burst gets, which one lucky \
-         try moves less than it moves the fastest. A ratio above 1 is a terminal at the limit, \
+         try moves less than it moves the fastest. The rounds' range is the lowest and the \
+         highest round's ratio of the fastest tries: a median whose range reaches past 1 (or \
+         past a goal) is within this run's noise. A ratio above 1 is a terminal at the limit, \
          or noise (docs/benchmarks.md).\n"
     );
     out += &failure_lines(c);
@@ -166,67 +180,8 @@ fn bytes(n: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{BuildRun, PayloadRead};
+    use super::super::fixtures::{comparison, run};
     use super::*;
-
-    fn run(arm: &str, round: usize, mb_per_s: f64, window: bool) -> ArmRound {
-        let p = |ms: f64| Percentiles {
-            samples: 3,
-            p50_ms: ms,
-            p95_ms: ms,
-            p99_ms: ms * 2.0,
-            max_ms: ms * 2.0,
-        };
-        ArmRound {
-            arm: arm.to_owned(),
-            round,
-            load_average: 0.25 * (round + 1) as f64,
-            reads: vec![PayloadRead {
-                payload: "plain".to_owned(),
-                bytes: 2_000_000,
-                mb_per_s,
-                longest_write_ms: 1.0,
-                cpu_seconds: window.then_some(0.5),
-                tries_mb_per_s: vec![mb_per_s],
-                program: Default::default(),
-            }],
-            build: Some(BuildRun {
-                seconds: 1.2,
-                cpu_seconds: window.then_some(0.1),
-            }),
-            window: window.then(|| WindowRun {
-                startup_ms: 250.0,
-                idle_cpu_percent: 0.0,
-                idle_wakeups_per_s: 1.5,
-                rss_idle_mib: 100.0,
-                anon_idle_mib: 20.0,
-                rss_peak_mib: 120.0,
-                key_idle: p(1.0),
-                key_flood: p(2.0),
-                frame_idle: p(5.0),
-                frame_flood: p(15.0),
-            }),
-        }
-    }
-
-    /// Two rounds of 2 MiB of `plain` at 100×30: the drain and `terminals`.
-    fn comparison(
-        terminals: &[&str],
-        runs: Vec<ArmRound>,
-        failures: Vec<super::super::ArmFailure>,
-    ) -> Comparison {
-        let mut arms = vec![DRAIN.to_owned()];
-        arms.extend(terminals.iter().map(|t| (*t).to_owned()));
-        Comparison {
-            rounds: 2,
-            size: (100, 30),
-            bytes: 2 << 20,
-            payloads: vec!["plain".to_owned()],
-            arms,
-            runs,
-            failures,
-        }
-    }
 
     #[test]
     fn the_table_has_a_column_per_arm_and_the_medians() {
@@ -250,6 +205,11 @@ mod tests {
         // Ratios 0.9 and 0.8 round by round: median 0.85; MB/s median 65.
         assert!(
             table.contains("| read `plain`, × drain (MB/s) | 1.00× (75) | 0.85× (65) |"),
+            "{table}"
+        );
+        // The lowest and highest of those ratios; none for the drain against itself.
+        assert!(
+            table.contains("| read `plain`, rounds' range × drain | — | 0.80–0.90 |"),
             "{table}"
         );
         assert!(table.contains("| Metro-like build, s (× drain) | 1.20 (1.00×) | 1.20 (1.00×) |"));
@@ -318,6 +278,11 @@ mod tests {
             ),
             "{table}"
         );
+        // One round, one ratio: a range of one value, not the other terminal's.
+        assert!(
+            table.contains("| read `plain`, rounds' range × drain | — | 0.80–0.90 | 0.10–0.10 |"),
+            "{table}"
+        );
         assert!(
             table.contains(
                 "slow did not finish round 2 (round 2, slow: Resource temporarily unavailable); \
@@ -354,5 +319,6 @@ mod tests {
         );
         assert!(!table.contains("medians of its other rounds"), "{table}");
         assert!(table.contains("| read `plain`, × drain (MB/s) | 1.00× (75) | 0.85× (65) | — |"));
+        assert!(table.contains("| read `plain`, rounds' range × drain | — | 0.80–0.90 | — |"));
     }
 }
