@@ -3,8 +3,9 @@
 //! The ring is virtual memory that costs only what has been written into it, and after a
 //! burst the reader gives it back ([`crate::ring::RingProducer::release_idle_memory`]). So
 //! every burst after a quiet spell, and a new pane's first, writes into pages the kernel has
-//! to fault in and zero: 4,096 faults for 16 MiB, taken inside the reader's `read(2)` while the
-//! program waits for it. Through a 100×30 window, a 16 MiB burst of progress bars (the
+//! to fault in and zero: 4,096 faults for 16 MiB, taken by the reader (inside its `read(2)`
+//! until 2026-12-07, in its copy from the landing buffer since: `reader.rs`) while the program
+//! waits for it. Through a 100×30 window, a 16 MiB burst of progress bars (the
 //! fastest payload, ~200 MB/s through a bare drain) 1 s after the window opened was read at
 //! 0.74× the drain without the helper and 0.90× with it (B/A 1.26; medians of ten alternated
 //! rounds; docs/performance.md, "The ring's pages faulted in ahead").
@@ -288,14 +289,7 @@ mod tests {
         prefault.flood_over();
         // The reader writes 1 MiB and the consumer takes it; then the memory is given back.
         for _ in 0..MIB / 4096 {
-            producer
-                .fill_with(4096, |space| {
-                    space.iter_mut().for_each(|b| {
-                        b.write(b'x');
-                    });
-                    Ok::<_, ()>(space.len())
-                })
-                .unwrap();
+            producer.push(&[b'x'; 4096]);
             consumer.consume(usize::MAX, |a, b| a.len() + b.len());
         }
         producer.release_idle_memory();

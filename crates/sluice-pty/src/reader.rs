@@ -1,4 +1,16 @@
 //! The reader thread: drains the PTY master into the ring as fast as the kernel allows.
+//!
+//! **Each read lands in a small buffer of the reader's own, then is copied into the ring.**
+//! A Linux PTY hands output over 4 KiB at a time, and the kernel's flush worker refills its
+//! buffer only once a read has emptied it, so each read's copy to user memory is on the
+//! program's path: the longer it takes, the later the next 4 KiB moves. Into a ring that a
+//! burst fills (16 MiB, far out of cache and past what a 32 MiB L3 shared with the program
+//! keeps), that copy misses the cache on every line. A bare drain reading into 16 MiB
+//! wrote dense colour at 200×60 at 0.87–0.89 of one that reads into 64 KiB, and one reading
+//! into 64 KiB and copying each read into 16 MiB at 1.01 (`memcpy`) and 1.00 (streaming
+//! stores): the copy then overlaps the worker's refill instead of delaying it
+//! (docs/performance.md, "Reads land in a small buffer"). The landing buffer is
+//! [`MAX_READ`] long and stays in the reader's cache.
 
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
@@ -33,6 +45,17 @@ fn pause_unless_input(pause: Duration) {
     std::thread::park_timeout(pause);
 }
 
+/// One `read(2)` of the master into `buf`.
+fn read_into(fd: libc::c_int, buf: &mut [u8]) -> io::Result<usize> {
+    // SAFETY: `buf` is writable memory of `buf.len()` bytes.
+    let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
+    if n < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(n as usize)
+    }
+}
+
 /// Why the reader stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ReaderEnd {
@@ -59,6 +82,7 @@ pub(crate) fn run(
     let mut trickle = Trickle::new(Instant::now(), stats.input_writes());
     let mut short_writes = ShortWrites::default();
     let mut keep_awake = KeepAwake::default();
+    let mut landing = vec![0u8; MAX_READ].into_boxed_slice();
     // Declared after `ring`, so dropped (and its helper joined) before it.
     let mut prefault = Prefaulter::start(&mut ring);
     loop {
@@ -71,19 +95,13 @@ pub(crate) fn run(
             Room::Free(room) => room,
             Room::Abandoned => return ReaderEnd::Abandoned,
         };
-        let result = ring.fill_with(MAX_READ.min(room), |space| {
-            // SAFETY: `space` is writable memory of `space.len()` bytes that read(2) may fill;
-            // MaybeUninit<u8> has the layout of u8.
-            let n = unsafe { libc::read(fd, space.as_mut_ptr().cast(), space.len()) };
-            if n < 0 {
-                Err(io::Error::last_os_error())
-            } else {
-                Ok(n as usize)
-            }
-        });
+        let result = read_into(fd, &mut landing[..MAX_READ.min(room)]);
         match result {
             Ok(0) => return ReaderEnd::Eof,
             Ok(n) => {
+                // The ring had `room` for it: only this thread fills it.
+                let pushed = ring.push(&landing[..n]);
+                debug_assert_eq!(pushed, n);
                 stats.record_read(n);
                 trickle.read(n);
                 // Before the parser is woken: the order measured (docs/performance.md, "A

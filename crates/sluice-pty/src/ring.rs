@@ -1,7 +1,8 @@
 //! The byte ring between the reader thread and the parser thread.
 //!
-//! A single-producer/single-consumer lock-free ring ([`rtrb`]) that the reader fills straight
-//! from `read(2)` and the parser drains in slices. Neither side ever takes a lock:
+//! A single-producer/single-consumer lock-free ring ([`rtrb`]) that the reader fills with
+//! each `read(2)`, copied from a small buffer of its own (`reader.rs` says why), and the
+//! parser drains in slices. Neither side ever takes a lock:
 //!
 //! - The consumer parks only when the ring is empty; the producer unparks it only if it is
 //!   parked, so a busy parser costs the reader one relaxed flag check per read. The reader may
@@ -179,37 +180,32 @@ impl RingProducer {
         result
     }
 
-    /// Lends out up to `max` bytes of contiguous free space to `fill`, which returns how many
-    /// bytes it wrote (or an error). Those bytes are published to the consumer at once; a
-    /// parked consumer sees them once [`wake_consumer`](Self::wake_consumer) is called (the
-    /// reader leaves the parser asleep while a flood is young: [`crate::read_ahead`]).
+    /// Copies as much of `bytes` as fits into the free space, wrapping round the end of the
+    /// ring, and returns how many. Those bytes are published to the consumer at once; a parked
+    /// consumer sees them once [`wake_consumer`](Self::wake_consumer) is called (the reader
+    /// leaves the parser asleep while a flood is young: [`crate::read_ahead`]).
     ///
-    /// The space is uninitialised memory handed straight to `read(2)`: no copy, no zeroing.
-    pub fn fill_with<E>(
-        &mut self,
-        max: usize,
-        fill: impl FnOnce(&mut [MaybeUninit<u8>]) -> Result<usize, E>,
-    ) -> Result<usize, E> {
-        let want = self.inner.slots().min(max);
-        if want == 0 {
-            return Ok(0);
+    /// The reader reads into a small buffer of its own and copies each read in here, rather
+    /// than reading into the ring: the module doc of `reader.rs` says why.
+    pub fn push(&mut self, bytes: &[u8]) -> usize {
+        let n = self.inner.slots().min(bytes.len());
+        if n == 0 {
+            return 0;
         }
         let mut chunk = self
             .inner
-            .write_chunk_uninit(want)
+            .write_chunk_uninit(n)
             .expect("slots() bytes are free");
-        let (first, _) = chunk.as_mut_slices();
-        let written = fill(first)?;
-        let written = written.min(first.len());
-        // SAFETY: `fill` reported that it initialised the first `written` bytes of `first`,
-        // which is the start of the chunk.
-        unsafe { chunk.commit(written) };
-        self.written += written;
-        self.will_touch(written);
-        if written > 0 {
-            self.stats.record_fill(self.filled());
-        }
-        Ok(written)
+        let (first, second) = chunk.as_mut_slices();
+        let (head, tail) = bytes[..n].split_at(first.len());
+        copy_into(first, head);
+        copy_into(second, tail);
+        // SAFETY: both slices, `n` bytes in all, were written just above.
+        unsafe { chunk.commit_all() };
+        self.written += n;
+        self.will_touch(n);
+        self.stats.record_fill(self.filled());
+        n
     }
 
     /// The ring's memory: its address and length ([`crate::prefault`] faults it in ahead).
@@ -356,6 +352,16 @@ impl RingProducer {
         {
             consumer.unpark();
         }
+    }
+}
+
+/// Copies `from` into `to`, which is exactly as long.
+fn copy_into(to: &mut [MaybeUninit<u8>], from: &[u8]) {
+    debug_assert_eq!(to.len(), from.len());
+    // SAFETY: `u8` and `MaybeUninit<u8>` have the same layout, and every byte of `from` is
+    // initialised; the two slices are distinct borrows, so they cannot overlap.
+    unsafe {
+        std::ptr::copy_nonoverlapping(from.as_ptr(), to.as_mut_ptr().cast::<u8>(), from.len());
     }
 }
 
@@ -569,21 +575,9 @@ mod tests {
     }
 
     /// Writes all of `bytes` into the ring, which must have room for them.
-    fn push(producer: &mut RingProducer, mut bytes: &[u8]) {
-        while !bytes.is_empty() {
-            let n = producer
-                .fill_with(bytes.len(), |space| {
-                    let n = space.len().min(bytes.len());
-                    for (slot, &byte) in space.iter_mut().zip(&bytes[..n]) {
-                        slot.write(byte);
-                    }
-                    Ok::<_, ()>(n)
-                })
-                .unwrap();
-            assert!(n > 0, "the ring is full");
-            producer.wake_consumer();
-            bytes = &bytes[n..];
-        }
+    fn push(producer: &mut RingProducer, bytes: &[u8]) {
+        assert_eq!(producer.push(bytes), bytes.len(), "the ring is full");
+        producer.wake_consumer();
     }
 
     fn drain(consumer: &mut RingConsumer) -> Vec<u8> {
