@@ -5,12 +5,12 @@
 //! buffer only once a read has emptied it, so each read's copy to user memory is on the
 //! program's path: the longer it takes, the later the next 4 KiB moves. Into a ring that a
 //! burst fills (16 MiB, far out of cache and past what a 32 MiB L3 shared with the program
-//! keeps), that copy misses the cache on every line. A bare drain reading into 16 MiB
-//! wrote dense colour at 200×60 at 0.87–0.89 of one that reads into 64 KiB, and one reading
-//! into 64 KiB and copying each read into 16 MiB at 1.01 (`memcpy`) and 1.00 (streaming
-//! stores): the copy then overlaps the worker's refill instead of delaying it
-//! (docs/performance.md, "Reads land in a small buffer"). The landing buffer is
-//! [`MAX_READ`] long and stays in the reader's cache.
+//! keeps), that copy misses the cache on every line. In three sets of rounds, a bare drain
+//! reading into 16 MiB wrote dense colour at 200×60 at 0.87–0.95 of one that reads into
+//! 64 KiB, and one reading into 64 KiB and copying each read into 16 MiB at 0.95–1.11
+//! (`memcpy`; streaming stores 1.00 in one set): the copy then overlaps the worker's refill
+//! instead of delaying it (docs/performance.md, "Reads land in a small buffer"). The landing
+//! buffer is [`MAX_READ`] long and stays in the reader's cache.
 
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};

@@ -630,6 +630,26 @@ mod tests {
     }
 
     #[test]
+    fn a_push_wraps_round_the_end_and_stops_when_full() {
+        let (mut producer, mut consumer) = ring(4096, Arc::new(PtyStats::default()));
+        let first = pattern(3000, 1);
+        push(&mut producer, &first);
+        assert_eq!(drain(&mut consumer), first);
+        // 1,096 bytes fit before the end of the allocation, the rest wrap to its start.
+        let wrapping = pattern(3000, 2);
+        push(&mut producer, &wrapping);
+        assert_eq!(producer.filled(), 3000);
+        // Only the 1,096 bytes of room left are taken; the caller keeps the rest.
+        let more = pattern(2000, 3);
+        assert_eq!(producer.push(&more), 1096);
+        assert_eq!(producer.push(&more), 0, "full");
+        let mut expected = wrapping;
+        expected.extend_from_slice(&more[..1096]);
+        assert_eq!(drain(&mut consumer), expected);
+        assert_eq!(producer.written(), 7096);
+    }
+
+    #[test]
     fn nothing_is_given_back_while_the_parser_is_behind() {
         let (mut producer, mut consumer) = new_ring();
         burst(&mut producer, &mut consumer);
