@@ -23,6 +23,7 @@
 //! fences, then reads the flag. `thread::park` keeps a token, so an unpark that lands just
 //! before the park is not lost either.
 
+use rtrb::CopyToUninit;
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicBool, Ordering, fence};
 use std::sync::{Arc, OnceLock};
@@ -198,8 +199,8 @@ impl RingProducer {
             .expect("slots() bytes are free");
         let (first, second) = chunk.as_mut_slices();
         let (head, tail) = bytes[..n].split_at(first.len());
-        copy_into(first, head);
-        copy_into(second, tail);
+        head.copy_to_uninit(first);
+        tail.copy_to_uninit(second);
         // SAFETY: both slices, `n` bytes in all, were written just above.
         unsafe { chunk.commit_all() };
         self.written += n;
@@ -352,16 +353,6 @@ impl RingProducer {
         {
             consumer.unpark();
         }
-    }
-}
-
-/// Copies `from` into `to`, which is exactly as long.
-fn copy_into(to: &mut [MaybeUninit<u8>], from: &[u8]) {
-    debug_assert_eq!(to.len(), from.len());
-    // SAFETY: `u8` and `MaybeUninit<u8>` have the same layout, and every byte of `from` is
-    // initialised; the two slices are distinct borrows, so they cannot overlap.
-    unsafe {
-        std::ptr::copy_nonoverlapping(from.as_ptr(), to.as_mut_ptr().cast::<u8>(), from.len());
     }
 }
 
