@@ -17,7 +17,7 @@
 //! | Metro-like build | a warm build logging a line per module (`metro-sim --log-every 1`), its seconds against the drain's |
 //! | peak RSS | the high-water mark at the end |
 //!
-//! The driver starts a private Xvfb when there is no `DISPLAY`, kills only the process
+//! The driver starts a private Xvfb when `DISPLAY` is unset or empty, kills only the process
 //! groups it started, and records the load average with every arm's run.
 
 mod drain;
@@ -198,13 +198,14 @@ pub fn run(
             );
         }
     }
-    let private_display = match std::env::var_os("DISPLAY") {
+    let given = xvfb::given_display(std::env::var_os("DISPLAY"));
+    let private_display = match given {
         Some(_) => None,
         None => Some(xvfb::Xvfb::start()?),
     };
     let display = match &private_display {
         Some(x) => x.display.clone(),
-        None => std::env::var("DISPLAY").unwrap_or_default(),
+        None => given.unwrap_or_default(),
     };
     let dir = std::env::temp_dir().join(format!("sluice-bench-compare-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;

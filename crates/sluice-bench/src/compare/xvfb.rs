@@ -10,6 +10,15 @@ use anyhow::{Context, bail};
 
 use super::ParentDeath as _;
 
+/// The display the environment names, if any. An empty `DISPLAY` is none: an X client given
+/// it fails to connect, and `DISPLAY= sluice-bench compare …` had every terminal exit before
+/// its probe started, where it should have run on a private server.
+pub fn given_display(value: Option<std::ffi::OsString>) -> Option<String> {
+    value
+        .map(|v| v.to_string_lossy().into_owned())
+        .filter(|v| !v.is_empty())
+}
+
 /// A running Xvfb, stopped when dropped.
 pub struct Xvfb {
     pub display: String,
@@ -66,5 +75,21 @@ impl Drop for Xvfb {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::given_display;
+
+    #[test]
+    fn an_unset_or_empty_display_names_none() {
+        assert_eq!(given_display(None), None);
+        assert_eq!(given_display(Some("".into())), None);
+        assert_eq!(given_display(Some(":0".into())), Some(":0".to_owned()));
+        assert_eq!(
+            given_display(Some("localhost:10.0".into())),
+            Some("localhost:10.0".to_owned())
+        );
     }
 }
