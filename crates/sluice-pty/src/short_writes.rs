@@ -53,7 +53,11 @@ pub const FULL_READ: usize = 3_500;
 /// Reads in a row without a full one before the reader waits. In a traced flood of cursor
 /// motion full reads came every few reads, and `sluice --headless --stats` counted no wait in
 /// 16 MiB of it; two million short lines printed by perl were waited after in 778–1,105 of
-/// their 2,743–3,175 reads.
+/// their 2,743–3,175 reads. (Later, on a host whose idle CPUs poll, 16 MiB bursts of cursor
+/// motion at 100×30 did meet 50–160 waits each, 1–4 ms of spinning a burst; switching the
+/// wait off while a young flood is read changed their rate by less than the rounds' spread:
+/// docs/performance.md, "A longer deferral for slow hours, and no short-write waits in a
+/// young flood".)
 pub const CALM_READS: u32 = 8;
 
 /// How fast the rate forgets: bytes and time read are each decayed with this time constant,
