@@ -13,12 +13,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::bail;
 use crossbeam_channel::RecvTimeoutError;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sluice_pty::{PtyOptions, WinSize};
 use sluice_term::{Session, Snapshot, TermEvent, TerminalOptions};
 
 /// Percentiles of a set of samples, in milliseconds.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Percentiles {
     pub samples: usize,
     pub p50_ms: f64,

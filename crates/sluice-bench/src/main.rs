@@ -135,6 +135,20 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         json: Option<std::path::PathBuf>,
     },
+    /// Pool the rounds of several `compare --json` files (the same size and bytes per
+    /// payload) into one table and plot: for a median that one run's rounds cannot tell from
+    /// a goal. Each ratio stays against the drain of its own round.
+    Merge {
+        /// The JSON files `compare --json` wrote.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<std::path::PathBuf>,
+        /// Where to draw the plot (SVG).
+        #[arg(long, default_value = "sluice-compare.svg")]
+        plot: std::path::PathBuf,
+        /// Also write the pooled rounds here, as JSON.
+        #[arg(long, value_name = "FILE")]
+        json: Option<std::path::PathBuf>,
+    },
     /// Run a command inside one terminal, started as compare starts it (same command line,
     /// DejaVu Sans Mono 10 pt, same size), and wait for the terminal to exit: for benchmarks
     /// that run inside the terminal they measure, e.g. vtebench (benches/vtebench.sh). With
@@ -348,14 +362,23 @@ fn main() -> anyhow::Result<()> {
                     );
                 },
             )?;
-            if let Some(path) = json {
-                std::fs::write(&path, serde_json::to_string_pretty(&comparison)?)
-                    .with_context(|| format!("cannot write {}", path.display()))?;
-            }
-            compare::plot(&comparison, &plot)?;
-            print!("{}", compare::markdown(&comparison));
-            println!("\n![sluice-bench compare]({})", plot.display());
-            Ok(())
+            report_comparison(&comparison, &plot, json.as_deref())
+        }
+        Command::Merge { files, plot, json } => {
+            let parts = files
+                .iter()
+                .map(|path| {
+                    let text = std::fs::read_to_string(path)
+                        .with_context(|| format!("cannot read {}", path.display()))?;
+                    serde_json::from_str(&text).with_context(|| {
+                        format!(
+                            "{} is not a comparison `compare --json` wrote",
+                            path.display()
+                        )
+                    })
+                })
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            report_comparison(&compare::merge(parts)?, &plot, json.as_deref())
         }
         Command::WindowProbe { socket } => window::run_probe(&socket),
         Command::RunIn {
@@ -399,6 +422,23 @@ fn main() -> anyhow::Result<()> {
             Ok(())
         }
     }
+}
+
+/// What `compare` and `merge` leave: the JSON if asked for, the plot, and the table on stdout
+/// with the plot's Markdown image line under it.
+fn report_comparison(
+    comparison: &compare::Comparison,
+    plot: &std::path::Path,
+    json: Option<&std::path::Path>,
+) -> anyhow::Result<()> {
+    if let Some(path) = json {
+        std::fs::write(path, serde_json::to_string_pretty(comparison)?)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    compare::plot(comparison, plot)?;
+    print!("{}", compare::markdown(comparison));
+    println!("\n![sluice-bench compare]({})", plot.display());
+    Ok(())
 }
 
 fn compare_help() -> String {

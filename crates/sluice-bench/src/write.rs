@@ -11,7 +11,7 @@ use std::os::fd::AsRawFd;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::payload::{PAYLOADS, payload};
 use crate::report::mb_per_s;
@@ -47,7 +47,7 @@ pub struct WriteResult {
 /// window's writer was preempted 174 times a sample and waited 29 times (medians), urxvt's
 /// 7 and 210; its system time was 70–187 ms a sample (p10–p90) in Sluice, 114–141 in urxvt
 /// (docs/performance.md, "What a writer's time is made of").
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct ProgramTime {
     pub user_ms: f64,
     pub system_ms: f64,

@@ -295,6 +295,22 @@ fn bad_arguments_are_clear_errors() {
     ]);
     assert_eq!(code, Some(1));
     assert!(stderr.contains("unknown payload \"nope\""), "{stderr}");
+    // merge: a file that is missing, or that is not a comparison, is named.
+    let (code, _, stderr) = bench(&["merge", "/nonexistent/compare.json"]);
+    assert_eq!(code, Some(1));
+    assert!(
+        stderr.contains("cannot read /nonexistent/compare.json"),
+        "{stderr}"
+    );
+    let not_one =
+        std::env::temp_dir().join(format!("not-a-comparison-{}.json", std::process::id()));
+    std::fs::write(&not_one, "{\"payload\": \"plain\"}").unwrap();
+    let (code, _, stderr) = bench(&["merge", not_one.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&not_one);
+    assert_eq!(code, Some(1));
+    assert!(stderr.contains("is not a comparison"), "{stderr}");
+    let (code, _, _) = bench(&["merge"]);
+    assert_eq!(code, Some(2), "at least one file");
 }
 
 #[test]

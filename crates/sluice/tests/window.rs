@@ -361,6 +361,42 @@ fn compare_measures_sluice_against_the_drain_on_a_private_display() {
         runs[0]["build"]["cpu_seconds"].is_null(),
         "the drain has none"
     );
+
+    // `merge` reads the file back and pools it with itself: two rounds, each with the one
+    // round's ratio, so the median and the range are that ratio again.
+    let merged = std::process::Command::new(x11::sluice_bench())
+        .arg("merge")
+        .args([&json, &json])
+        .arg("--plot")
+        .arg(dir.join("merged.svg"))
+        .output()
+        .expect("sluice-bench runs");
+    let merged_out = String::from_utf8_lossy(&merged.stdout).into_owned();
+    assert!(
+        merged.status.success(),
+        "merge succeeds: {}",
+        String::from_utf8_lossy(&merged.stderr)
+    );
+    assert!(
+        merged_out.contains("2 round(s), 60×12 cells"),
+        "{merged_out}"
+    );
+    let merged_cell = |label: &str| {
+        merged_out
+            .lines()
+            .find(|l| l.starts_with(label))
+            .and_then(|l| l.split('|').nth(3))
+            .map(|c| c.trim().to_owned())
+            .unwrap_or_else(|| panic!("no row {label}: {merged_out}"))
+    };
+    assert_eq!(
+        merged_cell("| read `dense`, rounds' range × drain |"),
+        format!("{ratio}–{ratio}")
+    );
+    assert!(
+        merged_cell("| read `dense`, × drain (MB/s) |").starts_with(&format!("{ratio}×")),
+        "{merged_out}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

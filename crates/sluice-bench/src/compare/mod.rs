@@ -23,6 +23,7 @@
 mod drain;
 #[cfg(test)]
 mod fixtures;
+mod merge;
 mod plot;
 mod procfs;
 mod run_in;
@@ -38,13 +39,14 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::latency::{Percentiles, percentiles};
 use crate::window::protocol::{Message, START_MARK, monotonic_ns};
 use crate::window::{self, Probe, x11};
 use crate::write::ProgramTime;
 pub use drain::DrainStyle;
+pub use merge::merge;
 pub use plot::plot;
 pub use run_in::{Host, run_in};
 pub use table::markdown;
@@ -102,7 +104,7 @@ pub struct CompareOptions {
 }
 
 /// One arm's run in one round.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ArmRound {
     pub arm: String,
     pub round: usize,
@@ -114,8 +116,15 @@ pub struct ArmRound {
     pub window: Option<WindowRun>,
 }
 
+impl ArmRound {
+    /// What the arm read of `payload` this round, if it wrote it.
+    pub fn read(&self, payload: &str) -> Option<&PayloadRead> {
+        self.reads.iter().find(|p| p.payload == payload)
+    }
+}
+
 /// One payload written through the arm: the fastest of its tries.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PayloadRead {
     pub payload: String,
     pub bytes: u64,
@@ -135,14 +144,14 @@ pub struct PayloadRead {
 }
 
 /// The Metro-like build.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BuildRun {
     pub seconds: f64,
     pub cpu_seconds: Option<f64>,
 }
 
 /// The figures of a terminal's window.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct WindowRun {
     pub startup_ms: f64,
     pub idle_cpu_percent: f64,
@@ -157,7 +166,7 @@ pub struct WindowRun {
 }
 
 /// Everything a comparison measured, round by round.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Comparison {
     pub rounds: usize,
     pub size: (u16, u16),
@@ -171,7 +180,7 @@ pub struct Comparison {
 }
 
 /// A round a terminal did not finish.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ArmFailure {
     pub arm: String,
     pub round: usize,

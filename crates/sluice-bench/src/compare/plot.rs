@@ -42,10 +42,11 @@ pub fn plot(c: &Comparison, path: &Path) -> anyhow::Result<()> {
     let ratios: Vec<Vec<Bar>> = terminals
         .iter()
         .map(|t| {
-            (0..c.payloads.len())
-                .map(|i| {
+            c.payloads
+                .iter()
+                .map(|payload| {
                     let rounds =
-                        ratios_to_drain(&c.runs, t, |r| r.reads.get(i).map(|p| p.mb_per_s));
+                        ratios_to_drain(&c.runs, t, |r| r.read(payload).map(|p| p.mb_per_s));
                     Bar {
                         median: median(rounds.iter().copied()).unwrap_or(0.0),
                         range: range(rounds),

@@ -1,7 +1,7 @@
 //! The comparison as a Markdown table: one column per arm, one row per figure, each the
 //! median over the rounds (ratios are taken round by round first, see [`super::stats`]).
 
-use super::stats::{median, median_of, range, ratios_to_drain};
+use super::stats::{median, median_interval, median_of, range, ratios_to_drain};
 use super::{ArmRound, Comparison, DRAIN, TERMINAL_TRIES, TRIES, WindowRun};
 use crate::latency::Percentiles;
 
@@ -28,8 +28,8 @@ pub fn markdown(c: &Comparison) -> String {
         let cells: Vec<String> = c.arms.iter().map(|a| cell(a)).collect();
         out += &format!("| {label} | {} |\n", cells.join(" | "));
     };
-    for (i, payload) in c.payloads.iter().enumerate() {
-        let rate = move |r: &ArmRound| r.reads.get(i).map(|p| p.mb_per_s);
+    for payload in &c.payloads {
+        let rate = move |r: &ArmRound| r.read(payload).map(|p| p.mb_per_s);
         row(format!("read `{payload}`, × drain (MB/s)"), &|arm| {
             let ratio = median(ratios_to_drain(&c.runs, arm, rate));
             match (ratio, median_of(&c.runs, arm, rate)) {
@@ -38,8 +38,8 @@ pub fn markdown(c: &Comparison) -> String {
             }
         });
     }
-    for (i, payload) in c.payloads.iter().enumerate() {
-        let rate = move |r: &ArmRound| r.reads.get(i).map(|p| p.mb_per_s);
+    for payload in &c.payloads {
+        let rate = move |r: &ArmRound| r.read(payload).map(|p| p.mb_per_s);
         row(format!("read `{payload}`, rounds' range × drain"), &|arm| {
             // The drain against itself is 1 in every round by construction: a range there
             // would look like a noise-free measurement, which it is not.
@@ -50,8 +50,22 @@ pub fn markdown(c: &Comparison) -> String {
                 .map_or("—".to_owned(), |(lo, hi)| format!("{lo:.2}–{hi:.2}"))
         });
     }
-    for (i, payload) in c.payloads.iter().enumerate() {
-        let typical = move |r: &ArmRound| median(r.reads.get(i)?.tries_mb_per_s.iter().copied());
+    for payload in &c.payloads {
+        let rate = move |r: &ArmRound| r.read(payload).map(|p| p.mb_per_s);
+        row(
+            format!("read `{payload}`, the median's 95% interval × drain"),
+            &|arm| {
+                // None for the drain, as for the range above.
+                if arm == DRAIN {
+                    return "—".to_owned();
+                }
+                median_interval(ratios_to_drain(&c.runs, arm, rate), LEVEL)
+                    .map_or("—".to_owned(), |i| format!("{:.2}–{:.2}", i.low, i.high))
+            },
+        );
+    }
+    for payload in &c.payloads {
+        let typical = move |r: &ArmRound| median(r.read(payload)?.tries_mb_per_s.iter().copied());
         row(format!("read `{payload}`, median try × drain's"), &|arm| {
             median(ratios_to_drain(&c.runs, arm, typical))
                 .map_or("—".to_owned(), |x| format!("{x:.2}×"))
@@ -71,11 +85,11 @@ pub fn markdown(c: &Comparison) -> String {
             2,
         )
     });
-    for (i, payload) in c.payloads.iter().enumerate() {
+    for payload in &c.payloads {
         row(format!("terminal CPU per MB, `{payload}`, ms"), &|arm| {
             num(
                 median_of(&c.runs, arm, |r| {
-                    let p = r.reads.get(i)?;
+                    let p = r.read(payload)?;
                     Some(p.cpu_seconds? * 1e3 / (p.bytes as f64 / 1e6))
                 }),
                 1,
@@ -127,8 +141,11 @@ pub fn markdown(c: &Comparison) -> String {
          the median of the {DRAIN}'s, round by round: what a typical burst gets, which one lucky \
          try moves less than it moves the fastest. The rounds' range is the lowest and the \
          highest round's ratio of the fastest tries: a median whose range reaches past 1 (or \
-         past a goal) is within this run's noise. A ratio above 1 is a terminal at the limit, \
-         or noise (docs/benchmarks.md).\n"
+         past a goal) is within this run's noise. The median's 95% interval, given from six \
+         rounds on, is the pair of rounds' ratios that holds the median of the spread they were \
+         drawn from at least 95% of the time, whatever that spread (the sign test): a goal \
+         outside it is met or missed beyond this run's noise, a goal inside it is not decided by \
+         this run. A ratio above 1 is a terminal at the limit, or noise (docs/benchmarks.md).\n"
     );
     out += &failure_lines(c);
     out
@@ -162,6 +179,9 @@ fn failure_lines(c: &Comparison) -> String {
     }
     out
 }
+
+/// The confidence of the median's interval: the usual 95%, reached from six rounds on.
+const LEVEL: f64 = 0.95;
 
 /// Which of a window's latencies a row shows.
 type LatencyOf = fn(&WindowRun) -> &Percentiles;
@@ -212,6 +232,11 @@ mod tests {
             table.contains("| read `plain`, rounds' range × drain | — | 0.80–0.90 |"),
             "{table}"
         );
+        // Two rounds are too few for a 95% interval of the median.
+        assert!(
+            table.contains("| read `plain`, the median's 95% interval × drain | — | — |"),
+            "{table}"
+        );
         assert!(table.contains("| Metro-like build, s (× drain) | 1.20 (1.00×) | 1.20 (1.00×) |"));
         // 0.5 s of CPU over 2 MB.
         assert!(
@@ -220,6 +245,30 @@ mod tests {
         );
         assert!(table.contains("| output to frame, flood, p50 / p99 ms | — | 15.0 / 30.0 |"));
         assert!(table.contains("| RSS idle / anonymous, MiB | — | 100 / 20 |"));
+    }
+
+    #[test]
+    fn ten_rounds_give_the_median_an_interval_one_round_in_from_each_end() {
+        let ratios = [0.97, 0.80, 1.10, 0.99, 0.92, 1.30, 0.96, 1.01, 0.94, 0.98];
+        let mut runs = Vec::new();
+        for (round, ratio) in ratios.into_iter().enumerate() {
+            // The drain's rate changes from round to round; the ratio is what counts.
+            let drain = 100.0 + 10.0 * round as f64;
+            runs.push(run(DRAIN, round, drain, false));
+            runs.push(run("term", round, ratio * drain, true));
+        }
+        let mut c = comparison(&["term"], runs, Vec::new());
+        c.rounds = ratios.len();
+        let table = markdown(&c);
+        // Sorted: 0.80 0.92 | 0.94 … 1.10 | 1.30; the 2nd from each end, 1 - 2 × 11/1024.
+        assert!(
+            table.contains("| read `plain`, the median's 95% interval × drain | — | 0.92–1.10 |"),
+            "{table}"
+        );
+        assert!(
+            table.contains("| read `plain`, rounds' range × drain | — | 0.80–1.30 |"),
+            "{table}"
+        );
     }
 
     #[test]
