@@ -12,7 +12,7 @@
 //! | start-up to first frame | spawn to the probe's first marker colour on screen |
 //! | idle CPU, wake-ups, RSS | `/proc` of the terminal's process over a quiet interval |
 //! | key to program, output to frame | as `window-latency`, idle and under a flood |
-//! | read capacity per payload | the probe's own write time (bytes ÷ seconds), written as a program's output is (primary screen, `ONLCR`), as a ratio to the drain's in the same round: the fastest try's (median over rounds, and the rounds' range), and the median try's |
+//! | read capacity per payload | the probe's own write time (bytes ÷ seconds), written as a program's output is (primary screen, `ONLCR`), as a ratio to the drain's in the same round: the fastest try's (median over rounds, the rounds' range, and from six rounds the median's 95% interval), and the median try's |
 //! | terminal CPU per MB | the terminal's CPU from the payload's start until its last frame, over the bytes |
 //! | Metro-like build | a warm build logging a line per module (`metro-sim --log-every 1`), its seconds against the drain's |
 //! | peak RSS | the high-water mark at the end |
