@@ -230,6 +230,17 @@ fn window_latency_is_measured_through_a_real_window() {
     assert!(results[0]["key_to_pty"]["p50_ms"].as_f64().unwrap() < 100.0);
 }
 
+/// The cell of a Markdown table's second arm column (after the row label and the drain) in
+/// the row whose label starts `label`.
+fn second_column(table: &str, label: &str) -> String {
+    table
+        .lines()
+        .find(|l| l.starts_with(label))
+        .and_then(|l| l.split('|').nth(3))
+        .map(|c| c.trim().to_owned())
+        .unwrap_or_else(|| panic!("no row {label}: {table}"))
+}
+
 /// `sluice-bench compare`, one short round of Sluice against the drain: with no DISPLAY it
 /// starts its own Xvfb, and every figure it reports comes from real runs.
 #[test]
@@ -280,14 +291,7 @@ fn compare_measures_sluice_against_the_drain_on_a_private_display() {
         "{stdout}"
     );
     // One round: the rounds' range of a ratio is that round's ratio at both ends.
-    let sluice_cell = |label: &str| {
-        stdout
-            .lines()
-            .find(|l| l.starts_with(label))
-            .and_then(|l| l.split('|').nth(3))
-            .map(|c| c.trim().to_owned())
-            .unwrap_or_else(|| panic!("no row {label}: {stdout}"))
-    };
+    let sluice_cell = |label: &str| second_column(&stdout, label);
     let ratio = sluice_cell("| read `dense`, × drain (MB/s) |");
     let ratio = ratio.split('×').next().unwrap();
     assert_eq!(
@@ -381,14 +385,7 @@ fn compare_measures_sluice_against_the_drain_on_a_private_display() {
         merged_out.contains("2 round(s), 60×12 cells"),
         "{merged_out}"
     );
-    let merged_cell = |label: &str| {
-        merged_out
-            .lines()
-            .find(|l| l.starts_with(label))
-            .and_then(|l| l.split('|').nth(3))
-            .map(|c| c.trim().to_owned())
-            .unwrap_or_else(|| panic!("no row {label}: {merged_out}"))
-    };
+    let merged_cell = |label: &str| second_column(&merged_out, label);
     assert_eq!(
         merged_cell("| read `dense`, rounds' range × drain |"),
         format!("{ratio}–{ratio}")
