@@ -53,7 +53,10 @@ pub fn markdown(c: &Comparison) -> String {
     for payload in &c.payloads {
         let rate = move |r: &ArmRound| r.read(payload).map(|p| p.mb_per_s);
         row(
-            format!("read `{payload}`, the median's 95% interval × drain"),
+            format!(
+                "read `{payload}`, the median's {} interval × drain",
+                percent(LEVEL)
+            ),
             &|arm| {
                 // None for the drain, as for the range above.
                 if arm == DRAIN {
@@ -141,11 +144,14 @@ pub fn markdown(c: &Comparison) -> String {
          the median of the {DRAIN}'s, round by round: what a typical burst gets, which one lucky \
          try moves less than it moves the fastest. The rounds' range is the lowest and the \
          highest round's ratio of the fastest tries: a median whose range reaches past 1 (or \
-         past a goal) is within this run's noise. The median's 95% interval, given from six \
-         rounds on, is the pair of rounds' ratios that holds the median of the spread they were \
-         drawn from at least 95% of the time, whatever that spread (the sign test): a goal \
-         outside it is met or missed beyond this run's noise, a goal inside it is not decided by \
-         this run. A ratio above 1 is a terminal at the limit, or noise (docs/benchmarks.md).\n"
+         past a goal) is within this run's noise. The median's {level} interval, given from \
+         {fewest} rounds on, is the pair of rounds' ratios that holds the median of the spread \
+         they were drawn from at least {level} of the time, whatever that spread (the sign test): \
+         a goal outside it is met or missed beyond this run's noise, a goal inside it is not \
+         decided by this run. A ratio above 1 is a terminal at the limit, or noise \
+         (docs/benchmarks.md).\n",
+        level = percent(LEVEL),
+        fewest = fewest_rounds_for(LEVEL),
     );
     out += &failure_lines(c);
     out
@@ -160,11 +166,15 @@ fn failure_lines(c: &Comparison) -> String {
         if failed.is_empty() {
             continue;
         }
-        if failed.len() >= c.rounds {
+        // An arm's rounds are those it finished and those it failed: every round of one
+        // comparison, fewer where `merge` pooled runs the arm was not in.
+        let rounds = failed.len() + c.runs.iter().filter(|r| &r.arm == arm).count();
+        if failed.len() >= rounds {
             let first = failed[0];
             out += &format!(
-                "\n{arm} did not finish any of its {} round(s) (first: {}); it has no figures.\n",
-                c.rounds, first.error
+                "\n{arm} did not finish any of its {rounds} round(s) (first: {}); it has no \
+                 figures.\n",
+                first.error
             );
             continue;
         }
@@ -182,6 +192,18 @@ fn failure_lines(c: &Comparison) -> String {
 
 /// The confidence of the median's interval: the usual 95%, reached from six rounds on.
 const LEVEL: f64 = 0.95;
+
+/// `level` as a percentage, for the table's words.
+fn percent(level: f64) -> String {
+    format!("{:.0}%", level * 100.0)
+}
+
+/// The fewest rounds that give the median an interval at `level`.
+fn fewest_rounds_for(level: f64) -> usize {
+    (1..)
+        .find(|&n| median_interval((0..n).map(|i| i as f64), level).is_some())
+        .expect("some count of rounds reaches any level below 1")
+}
 
 /// Which of a window's latencies a row shows.
 type LatencyOf = fn(&WindowRun) -> &Percentiles;
@@ -260,6 +282,8 @@ mod tests {
         let mut c = comparison(&["term"], runs, Vec::new());
         c.rounds = ratios.len();
         let table = markdown(&c);
+        assert_eq!(fewest_rounds_for(LEVEL), 6);
+        assert!(table.contains("given from 6 rounds on"), "{table}");
         // Sorted: 0.80 0.92 | 0.94 … 1.10 | 1.30; the 2nd from each end, 1 - 2 × 11/1024.
         assert!(
             table.contains("| read `plain`, the median's 95% interval × drain | — | 0.92–1.10 |"),
